@@ -1,0 +1,5 @@
+import StartPageLoader from "@/components/start/StartPageLoader";
+
+export default function Home() {
+  return <StartPageLoader />;
+}

@@ -1,0 +1,93 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { monaco, modelUri, prefersDark } from "./monaco-setup";
+import type { OpenDocument } from "@/lib/editor/documents";
+
+export interface RevealRequest {
+  path: string;
+  line: number;
+  column: number;
+  length: number;
+  /** Changes for every request so the same location can be revealed twice. */
+  nonce: number;
+}
+
+/**
+ * One Monaco editor for all documents: each document is a model keyed by its path (so undo
+ * history survives switching tabs), and the language comes from the file extension.
+ */
+export default function CodeEditor(props: {
+  doc: OpenDocument;
+  reveal?: RevealRequest;
+  onChange: (path: string, text: string) => void;
+  onSave: (path: string) => void;
+  onCloseModel?: (path: string) => void;
+  openPaths: string[];
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    const instance = monaco.editor.create(host.current!, {
+      automaticLayout: true,
+      theme: prefersDark() ? "vs-dark" : "vs",
+      minimap: { enabled: true },
+      fontSize: 13,
+      scrollBeyondLastLine: false,
+      tabSize: 2,
+    });
+    editor.current = instance;
+    instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => {
+      const path = latest.current.doc.path;
+      latest.current.onSave(path);
+    });
+    const sub = instance.onDidChangeModelContent(() => {
+      const model = instance.getModel();
+      if (!model) return;
+      latest.current.onChange(model.uri.path.slice(1), model.getValue());
+    });
+    const media = matchMedia("(prefers-color-scheme: dark)");
+    const onScheme = () => monaco.editor.setTheme(media.matches ? "vs-dark" : "vs");
+    media.addEventListener("change", onScheme);
+    return () => {
+      sub.dispose();
+      media.removeEventListener("change", onScheme);
+      instance.dispose();
+      editor.current = null;
+    };
+  }, []);
+
+  // Show the active document; create its model the first time, follow text changes made outside Monaco.
+  useEffect(() => {
+    const instance = editor.current;
+    if (!instance) return;
+    const uri = modelUri(props.doc.path);
+    let model = monaco.editor.getModel(uri);
+    if (!model) model = monaco.editor.createModel(props.doc.text, undefined, uri);
+    else if (model.getValue() !== props.doc.text) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: props.doc.text }], () => null);
+    if (instance.getModel() !== model) instance.setModel(model);
+    instance.updateOptions({ readOnly: props.doc.readOnly });
+  }, [props.doc]);
+
+  // Dispose models of closed tabs.
+  useEffect(() => {
+    const open = new Set(props.openPaths.map((p) => modelUri(p).toString()));
+    for (const model of monaco.editor.getModels()) {
+      if (model.uri.scheme === "file" && !open.has(model.uri.toString()) && model !== editor.current?.getModel()) model.dispose();
+    }
+  }, [props.openPaths]);
+
+  useEffect(() => {
+    const r = props.reveal;
+    const instance = editor.current;
+    if (!r || !instance || r.path !== props.doc.path) return;
+    const range = new monaco.Range(r.line, r.column, r.line, r.column + r.length);
+    instance.revealRangeInCenter(range);
+    instance.setSelection(range);
+    instance.focus();
+  }, [props.reveal, props.doc.path]);
+
+  return <div ref={host} className="editor-host" data-testid="code-editor" />;
+}

@@ -1,0 +1,104 @@
+"use client";
+import { useEffect, useRef, useState } from "react";
+import type { WorkspaceFs } from "@/lib/fs/workspace-fs";
+import { findInFiles, type FindMatch, type FindResult } from "@/lib/search/find-in-files";
+import type { GitDecoration } from "@/lib/workspaces/tree-model";
+
+/** Ctrl+Shift+F: search every text file; results grouped by file; click a line to jump to it. */
+export function FindInFiles(props: {
+  wsfs: WorkspaceFs;
+  decorations: Map<string, GitDecoration>;
+  focusNonce: number;
+  onJump: (match: FindMatch) => void;
+}) {
+  const [query, setQuery] = useState("");
+  const [regex, setRegex] = useState(false);
+  const [caseSensitive, setCaseSensitive] = useState(false);
+  const [wholeWord, setWholeWord] = useState(false);
+  const [result, setResult] = useState<FindResult>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, [props.focusNonce]);
+
+  useEffect(() => {
+    controller.current?.abort();
+    if (!query) {
+      setResult(undefined);
+      setError(undefined);
+      return;
+    }
+    const ctrl = new AbortController();
+    controller.current = ctrl;
+    const timer = setTimeout(async () => {
+      setBusy(true);
+      try {
+        const r = await findInFiles(props.wsfs, query, {
+          regex,
+          caseSensitive,
+          wholeWord,
+          signal: ctrl.signal,
+          skip: (p) => props.decorations.get(p) === "ignored",
+        });
+        if (!ctrl.signal.aborted) {
+          setResult(r);
+          setError(undefined);
+        }
+      } catch (e) {
+        if (!ctrl.signal.aborted) setError((e as Error).message);
+      } finally {
+        if (!ctrl.signal.aborted) setBusy(false);
+      }
+    }, 200);
+    return () => {
+      clearTimeout(timer);
+      ctrl.abort();
+    };
+  }, [query, regex, caseSensitive, wholeWord, props.wsfs, props.decorations]);
+
+  const groups = new Map<string, FindMatch[]>();
+  for (const m of result?.matches ?? []) groups.set(m.path, [...(groups.get(m.path) ?? []), m]);
+
+  return (
+    <div className="search-panel" role="search">
+      <input ref={input} type="search" placeholder="Search in files" aria-label="Search in files" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <div className="search-options">
+        <button aria-pressed={caseSensitive} title="Match case" onClick={() => setCaseSensitive(!caseSensitive)}>
+          Aa
+        </button>
+        <button aria-pressed={wholeWord} title="Whole word" onClick={() => setWholeWord(!wholeWord)}>
+          ab
+        </button>
+        <button aria-pressed={regex} title="Regular expression" onClick={() => setRegex(!regex)}>
+          .*
+        </button>
+      </div>
+      {error && <div className="error" role="alert">{error}</div>}
+      {result && (
+        <div className="muted" aria-live="polite" data-testid="search-summary">
+          {busy ? "Searching… " : ""}
+          {result.matches.length} result{result.matches.length === 1 ? "" : "s"} in {groups.size} file{groups.size === 1 ? "" : "s"}
+          {result.truncated ? " (list cut: refine the search)" : ""}
+        </div>
+      )}
+      <div className="search-results" role="list" aria-label="Search results">
+        {[...groups].map(([path, matches]) => (
+          <div key={path} role="listitem">
+            <div className="search-file">{path}</div>
+            {matches.map((m) => (
+              <div key={`${m.line}:${m.column}`} className="search-hit" title={`${path}:${m.line}`} onClick={() => props.onJump(m)}>
+                <span className="muted">{m.line}: </span>
+                {m.preview}
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+"use client";
+import { useState } from "react";
+import { proxyEndpoint, workspaceManager } from "@/components/services/browser-env";
+import type { WorkspaceMeta } from "@/lib/workspaces/registry";
+import { validateCloneUrl } from "@/lib/workspaces/clone";
+import { ProgressBar } from "@/components/common/Dialog";
+
+/** Clone a public repository over HTTP through the app's own proxy. */
+export function CloneWorkspace(props: { onCreated: (meta: WorkspaceMeta) => void }) {
+  const [url, setUrl] = useState("");
+  const [progress, setProgress] = useState<{ done: number; total?: number; label: string }>();
+  const [error, setError] = useState<string>();
+
+  const clone = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    let target: string;
+    try {
+      target = validateCloneUrl(url);
+    } catch (err) {
+      setError((err as Error).message);
+      return;
+    }
+    const name = decodeURIComponent(new URL(target).pathname.split("/").filter(Boolean).pop()?.replace(/\.git$/, "") || "repository");
+    setProgress({ done: 0, label: "Connecting" });
+    try {
+      const meta = await workspaceManager().create(name, {
+        kind: "clone",
+        url: target,
+        proxyEndpoint: proxyEndpoint(),
+        onCloneProgress: (p) => setProgress({ done: p.loaded, total: p.total || undefined, label: p.phase }),
+      });
+      props.onCreated(meta);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setProgress(undefined);
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={clone} aria-label="Clone repository">
+      <h3 style={{ marginTop: 0 }}>Clone</h3>
+      <div className="row">
+        <input type="url" placeholder="https://host/owner/repo.git" aria-label="Repository URL" value={url} onChange={(e) => setUrl(e.target.value)} style={{ flex: 1 }} />
+        <button className="primary" type="submit" disabled={!!progress || !url}>
+          Clone
+        </button>
+      </div>
+      {progress && <ProgressBar {...progress} />}
+      {error && <p className="error" role="alert">{error}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,282 @@
+"use client";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useWorkspace } from "./useWorkspace";
+import { SplitPane } from "./SplitPane";
+import { FileTree, type TreeIntent } from "@/components/tree/FileTree";
+import { EditorArea, type DiffView } from "@/components/editor/EditorArea";
+import type { RevealRequest } from "@/components/editor/CodeEditor";
+import { QuickOpen } from "@/components/search/QuickOpen";
+import { FindInFiles } from "@/components/search/FindInFiles";
+import { BranchPicker } from "./BranchPicker";
+import { allFilePaths } from "@/lib/workspaces/tree-model";
+import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, type DeletedSnapshot } from "@/lib/workspaces/file-ops";
+import { diffFileAgainstHead } from "@/lib/git";
+
+type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
+
+/** `/w/<id>`: explorer and search on the left, tabs and Monaco in the centre. */
+export default function Workbench({ id }: { id: string }) {
+  const { workspace: ws, error } = useWorkspace(id);
+  const [sidebar, setSidebar] = useState<"explorer" | "search">("explorer");
+  const [searchFocus, setSearchFocus] = useState(0);
+  const [quickOpen, setQuickOpen] = useState(false);
+  const [reveal, setReveal] = useState<RevealRequest>();
+  const [diff, setDiff] = useState<DiffView>();
+  const [toast, setToast] = useState<Toast>();
+  const [activePath, setActivePath] = useState<string>();
+
+  useEffect(() => {
+    if (!ws) return;
+    document.title = `${ws.meta.name} — Tabula`;
+    return ws.docs.subscribe(() => setActivePath(ws.docs.active));
+  }, [ws]);
+
+  // Deep link: /w/<id>?open=path/to/file opens that file once the workspace is ready.
+  useEffect(() => {
+    if (!ws) return;
+    const path = new URLSearchParams(location.search).get("open");
+    if (path) void ws.docs.open(path).catch((e) => setToast({ message: (e as Error).message, error: true }));
+  }, [ws?.docs]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const files = useMemo(() => (ws ? allFilePaths(ws.tree) : []), [ws]);
+  const readOnly = ws?.role !== "writer";
+
+  const report = useCallback((e: unknown) => setToast({ message: (e as Error).message ?? String(e), error: true }), []);
+
+  const open = useCallback(
+    async (path: string) => {
+      if (!ws) return;
+      setDiff(undefined);
+      try {
+        await ws.docs.open(path);
+      } catch (e) {
+        report(e);
+      }
+    },
+    [ws, report],
+  );
+
+  const showDiff = useCallback(
+    async (path: string) => {
+      if (!ws) return;
+      try {
+        const d = await diffFileAgainstHead({ fs: ws.wsfs.fs, dir: ws.wsfs.dir }, path);
+        if (d.binary) throw new Error(`${path} is binary: no text diff.`);
+        const doc = ws.docs.get(path);
+        setDiff({ path, original: d.head ?? "", modified: doc && !doc.readOnly ? doc.text : (d.work ?? ""), title: `${path}: HEAD ↔ working tree` });
+      } catch (e) {
+        report(e);
+      }
+    },
+    [ws, report],
+  );
+
+  // Global shortcuts; capture phase so Monaco does not swallow them.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (!mod) return;
+      const key = e.key.toLowerCase();
+      if (key === "p" && !e.shiftKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        setQuickOpen(true);
+      } else if (key === "f" && e.shiftKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        setSidebar("search");
+        setSearchFocus((n) => n + 1);
+      } else if (key === "s" && ws) {
+        // Monaco handles Ctrl+S when it has focus; this covers the rest of the page.
+        e.preventDefault();
+        const active = ws.docs.active;
+        if (active && !readOnly) void ws.docs.save(active).catch(report);
+      }
+    };
+    addEventListener("keydown", onKey, true);
+    return () => removeEventListener("keydown", onKey, true);
+  }, [ws, readOnly, report]);
+
+  // Warn before leaving with unsaved edits.
+  useEffect(() => {
+    if (!ws) return;
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (ws.docs.list().some((d) => !d.readOnly && d.text !== d.savedText)) e.preventDefault();
+    };
+    addEventListener("beforeunload", onBeforeUnload);
+    return () => removeEventListener("beforeunload", onBeforeUnload);
+  }, [ws]);
+
+  const onIntent = useCallback(
+    async (intent: TreeIntent) => {
+      if (!ws) return;
+      const { wsfs, docs } = ws;
+      try {
+        switch (intent.kind) {
+          case "open":
+            return await open(intent.path);
+          case "diff":
+            return await showDiff(intent.path);
+          case "create": {
+            const path = childPath(intent.parent, validateNewName(intent.name));
+            if (await wsfs.exists(path)) throw new Error(`${path} already exists.`);
+            if (intent.type === "dir") await wsfs.mkdir(path, { origin: "tree" });
+            else {
+              await wsfs.writeFile(path, "", { origin: "tree" });
+              await wsfs.flush();
+              await open(path);
+            }
+            return;
+          }
+          case "rename": {
+            const parent = intent.path.includes("/") ? intent.path.slice(0, intent.path.lastIndexOf("/")) : "";
+            const to = childPath(parent, validateNewName(intent.newName));
+            await wsfs.rename(intent.path, to, { origin: "tree" });
+            await wsfs.flush();
+            docs.renamed(intent.path, to);
+            return;
+          }
+          case "move": {
+            const to = moveTarget(intent.path, intent.toDir);
+            await wsfs.rename(intent.path, to, { origin: "tree" });
+            await wsfs.flush();
+            docs.renamed(intent.path, to);
+            return;
+          }
+          case "delete": {
+            const snapshot = await deleteWithUndo(wsfs, intent.path);
+            for (const d of docs.list()) if (d.path === intent.path || d.path.startsWith(intent.path + "/")) docs.close(d.path);
+            setToast({ message: `Deleted ${intent.path}`, undo: snapshot });
+            return;
+          }
+        }
+      } catch (e) {
+        report(e);
+      } finally {
+        void ws.refresh();
+      }
+    },
+    [ws, open, showDiff, report],
+  );
+
+  if (error)
+    return (
+      <main className="start">
+        <h1>Cannot open this workspace</h1>
+        <p className="error" role="alert">{error}</p>
+        <a href="/">Back to workspaces</a>
+      </main>
+    );
+  if (!ws) return <main className="start muted">Opening workspace…</main>;
+
+  return (
+    <div className="workbench">
+      <header className="titlebar">
+        <a href="/" title="All workspaces">
+          ← Workspaces
+        </a>
+        <span className="name" data-testid="workspace-name">{ws.meta.name}</span>
+        <BranchPicker ws={ws} readOnly={readOnly} onError={report} />
+        <span className="spacer" />
+        {readOnly && (
+          <span className="badge" role="status" data-testid="reader-banner">
+            Read-only: another tab is editing this workspace.{" "}
+            <button className="link" onClick={() => void ws.takeOver().catch(report)}>
+              Edit here instead
+            </button>
+          </span>
+        )}
+        <button onClick={() => setQuickOpen(true)} title="Quick open (Ctrl+P)">
+          Go to file…
+        </button>
+      </header>
+      {toast && (
+        <div className={`banner${toast.error ? " error" : ""}`} role={toast.error ? "alert" : "status"} style={{ margin: "4px 8px" }}>
+          {toast.message}{" "}
+          {toast.undo && (
+            <button
+              className="link"
+              onClick={async () => {
+                const snap = toast.undo!;
+                setToast(undefined);
+                await undoDelete(ws.wsfs, snap).catch(report);
+                void ws.refresh();
+              }}
+            >
+              Undo
+            </button>
+          )}
+          <button className="link" aria-label="Dismiss" onClick={() => setToast(undefined)}>
+            ×
+          </button>
+        </div>
+      )}
+      <SplitPane
+        storageKey="tabula.sidebarWidth"
+        initial={260}
+        min={160}
+        max={600}
+        left={
+          <>
+            <div className="sidebar-tabs" role="tablist" aria-label="Side bar">
+              <button role="tab" aria-selected={sidebar === "explorer"} onClick={() => setSidebar("explorer")}>
+                Explorer
+              </button>
+              <button
+                role="tab"
+                aria-selected={sidebar === "search"}
+                onClick={() => {
+                  setSidebar("search");
+                  setSearchFocus((n) => n + 1);
+                }}
+              >
+                Search
+              </button>
+            </div>
+            {sidebar === "explorer" ? (
+              <FileTree nodes={ws.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
+            ) : (
+              <FindInFiles
+                wsfs={ws.wsfs}
+                decorations={ws.decorations}
+                focusNonce={searchFocus}
+                onJump={async (m) => {
+                  await open(m.path);
+                  setReveal({ path: m.path, line: m.line, column: m.column, length: m.length, nonce: Date.now() });
+                }}
+              />
+            )}
+          </>
+        }
+        right={
+          <EditorArea
+            store={ws.docs}
+            readOnly={readOnly}
+            reveal={reveal}
+            diff={diff}
+            onCloseDiff={() => setDiff(undefined)}
+            onShowDiff={(p) => void showDiff(p)}
+            onSave={(p) => ws.docs.save(p).catch(report)}
+            onError={(m) => setToast({ message: m, error: true })}
+          />
+        }
+      />
+      <footer className="statusbar">
+        <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>
+        <span>{files.length} files</span>
+        <span className="spacer" />
+        <span>{readOnly ? "read-only tab" : "editing"}</span>
+      </footer>
+      {quickOpen && (
+        <QuickOpen
+          files={files}
+          onClose={() => setQuickOpen(false)}
+          onOpen={(p) => {
+            setQuickOpen(false);
+            void open(p);
+          }}
+        />
+      )}
+    </div>
+  );
+}

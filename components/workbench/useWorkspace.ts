@@ -1,0 +1,152 @@
+"use client";
+import { useEffect, useMemo, useRef, useState, useCallback } from "react";
+import { workspaceManager } from "@/components/services/browser-env";
+import type { WorkspaceMeta } from "@/lib/workspaces/registry";
+import type { WorkspaceFs } from "@/lib/fs/workspace-fs";
+import { createTabCoordinator } from "@/lib/fs/tab-coordination";
+import type { ChangeEvent } from "@/lib/fs/journal";
+import { DocumentStore } from "@/lib/editor/documents";
+import { readTree, gitDecorations, type TreeNode, type GitDecoration } from "@/lib/workspaces/tree-model";
+import { statusAll, createIgnoreMatcher, currentBranch } from "@/lib/git";
+
+export interface WorkspaceState {
+  meta: WorkspaceMeta;
+  wsfs: WorkspaceFs;
+  docs: DocumentStore;
+  tree: TreeNode[];
+  decorations: Map<string, GitDecoration>;
+  branch: string | undefined;
+  role: "writer" | "reader";
+  takeOver(): Promise<void>;
+  refresh(): Promise<void>;
+}
+
+async function collectIgnored(nodes: TreeNode[], isIgnored: (p: string, dir: boolean) => boolean, out: string[] = []) {
+  for (const n of nodes) {
+    if (isIgnored(n.path, n.type === "dir")) {
+      out.push(n.path);
+      if (n.children) for (const c of flatten(n.children)) out.push(c);
+    } else if (n.children) await collectIgnored(n.children, isIgnored, out);
+  }
+  return out;
+}
+
+function flatten(nodes: TreeNode[], out: string[] = []) {
+  for (const n of nodes) {
+    out.push(n.path);
+    if (n.children) flatten(n.children, out);
+  }
+  return out;
+}
+
+/**
+ * Opens a workspace for the workbench: its file system, documents, tree, git colours, and the
+ * one-writer-per-workspace coordination with other tabs. Changes made through `lib/fs` (editor,
+ * tree, later the terminal and the agent) flow through the journal and refresh the views.
+ */
+export function useWorkspace(id: string) {
+  const [state, setState] = useState<Omit<WorkspaceState, "takeOver" | "refresh">>();
+  const [error, setError] = useState<string>();
+  const coordinator = useRef<ReturnType<typeof createTabCoordinator> | null>(null);
+  const refreshRef = useRef<() => Promise<void>>(async () => undefined);
+
+  useEffect(() => {
+    let cancelled = false;
+    let cleanup: (() => void) | undefined;
+    (async () => {
+      try {
+        const { meta, wsfs } = await workspaceManager().open(id);
+        const docs = new DocumentStore(wsfs);
+        const coord = createTabCoordinator({
+          workspaceId: id,
+          locks: navigator.locks,
+          channelFactory: (name) => new BroadcastChannel(name),
+          tabId: crypto.randomUUID(),
+        });
+        coordinator.current = coord;
+        const role = await coord.start();
+        if (cancelled) return coord.stop();
+
+        let refreshing: Promise<void> | null = null;
+        let again = false;
+        const refresh = async () => {
+          if (refreshing) {
+            again = true;
+            return refreshing;
+          }
+          refreshing = (async () => {
+            do {
+              again = false;
+              const tree = await readTree(wsfs);
+              let decorations = new Map<string, GitDecoration>();
+              let branch: string | undefined;
+              // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
+              const repo = { fs: wsfs.fs, dir: wsfs.dir, readOnly: coord.role !== "writer" };
+              try {
+                const isIgnored = await createIgnoreMatcher(repo);
+                decorations = gitDecorations(await statusAll(repo), await collectIgnored(tree, isIgnored));
+                branch = await currentBranch(repo);
+              } catch {
+                // Not a git repository (yet): the tree still works without colours.
+              }
+              if (!cancelled) setState((s) => (s ? { ...s, tree, decorations, branch } : s));
+            } while (again);
+          })().finally(() => (refreshing = null));
+          return refreshing;
+        };
+        refreshRef.current = refresh;
+
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let pending: ChangeEvent[] = [];
+        const unsubscribe = wsfs.journal.subscribe((event) => {
+          pending.push(event);
+          clearTimeout(timer);
+          timer = setTimeout(async () => {
+            const events = pending;
+            pending = [];
+            await wsfs.flush();
+            coord.broadcastChanges(events);
+            void refresh();
+            void workspaceManager().refreshSize(id, wsfs).catch(() => undefined);
+          }, 150);
+        });
+        const offRemote = coord.onRemoteChanges(async (paths) => {
+          wsfs.journal.markUnknown();
+          await refresh();
+          await docs.refresh(paths.length ? paths : "all");
+        });
+        const offRole = coord.onRoleChange((r) => setState((s) => (s ? { ...s, role: r } : s)));
+        const onPageHide = () => void wsfs.flush();
+        addEventListener("pagehide", onPageHide);
+        cleanup = () => {
+          unsubscribe();
+          offRemote();
+          offRole();
+          clearTimeout(timer);
+          removeEventListener("pagehide", onPageHide);
+          void wsfs.flush();
+          coord.stop();
+        };
+        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role });
+        await refresh();
+      } catch (e) {
+        if (!cancelled) setError((e as Error).message);
+      }
+    })();
+    return () => {
+      cancelled = true;
+      cleanup?.();
+    };
+  }, [id]);
+
+  const takeOver = useCallback(async () => {
+    await coordinator.current?.takeOver();
+    await refreshRef.current();
+    await state?.docs.refresh("all");
+  }, [state?.docs]);
+
+  const refresh = useCallback(() => refreshRef.current(), []);
+
+  const value = useMemo<WorkspaceState | undefined>(() => (state ? { ...state, takeOver, refresh } : undefined), [state, takeOver, refresh]);
+  return { workspace: value, error };
+}

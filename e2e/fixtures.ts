@@ -1,0 +1,58 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+/**
+ * Every e2e test fails if the page tries to reach anything but this machine: the IDE must work
+ * offline (no CDN, no telemetry). Requests to other hosts are aborted and recorded.
+ */
+export const test = base.extend<{ offlineGuard: string[] }>({
+  offlineGuard: [
+    async ({ context }, use) => {
+      const leaks: string[] = [];
+      await context.route(/.*/, (route) => {
+        const url = new URL(route.request().url());
+        const local = url.protocol === "data:" || url.protocol === "blob:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+        if (local) return route.continue();
+        leaks.push(route.request().url());
+        return route.abort("blockedbyclient");
+      });
+      await use(leaks);
+      expect(leaks, "requests that left localhost").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Create a workspace from the start page and wait for the workbench to open. */
+export async function createWorkspace(page: Page, name: string, template: "Sample project" | "Empty" = "Sample project") {
+  await page.goto("/");
+  const form = page.getByRole("form", { name: "Create workspace" });
+  await form.getByLabel("Workspace name").fill(name);
+  await form.getByLabel("Template").selectOption({ label: template });
+  await form.getByRole("button", { name: "Create" }).click();
+  await page.waitForURL(/\/w\/[a-z2-7]{20}$/);
+  await expect(page.getByTestId("workspace-name")).toHaveText(name);
+  return page.url();
+}
+
+export function treeItem(page: Page, path: string) {
+  return page.locator(`[role="treeitem"][data-path="${path}"]`);
+}
+
+/** Type into the Monaco editor the way a person does: click into it, then keystrokes. */
+export async function typeInEditor(page: Page, text: string) {
+  const editor = page.getByTestId("code-editor").locator(".monaco-editor").first();
+  await editor.waitFor();
+  await editor.locator(".view-lines").click();
+  await page.keyboard.type(text);
+}
+
+export async function editorText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    // Monaco renders lines absolutely positioned and not always in DOM order: sort by their top.
+    const lines = Array.from(document.querySelectorAll<HTMLElement>('[data-testid="code-editor"] .view-line'));
+    lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    return lines.map((l) => (l.textContent ?? "").replace(/\u00a0/g, " ")).join("\n");
+  });
+}

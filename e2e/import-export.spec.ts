@@ -1,0 +1,76 @@
+import { test, expect, treeItem } from "./fixtures";
+import { zipSync, unzipSync, strToU8 } from "fflate";
+import fs from "node:fs";
+import { startGitHttpServer } from "./helpers/git-http-server";
+
+const binary = Uint8Array.from({ length: 3000 }, (_, i) => (i * 37) % 256);
+const archiveFiles: Record<string, Uint8Array> = {
+  "proj/README.md": strToU8("# Zipped\n"),
+  "proj/src/app.js": strToU8("console.log('from zip');\n"),
+  "proj/src/ünïcode name.txt": strToU8("unicode ✓\n"),
+  "proj/assets/logo.bin": binary,
+  "proj/empty.txt": new Uint8Array(0),
+};
+
+test("import a .zip and export it again: every file is byte-identical", async ({ page }, info) => {
+  const zipPath = info.outputPath("proj.zip");
+  fs.writeFileSync(zipPath, zipSync(archiveFiles));
+  await page.goto("/");
+  await page.getByTestId("import-zip-input").setInputFiles(zipPath);
+  await page.waitForURL(/\/w\//);
+  await expect(page.getByTestId("workspace-name")).toHaveText("proj");
+  await expect(treeItem(page, "README.md")).toBeVisible();
+  await treeItem(page, "assets").click();
+  await treeItem(page, "assets/logo.bin").click();
+  await expect(page.getByRole("status").filter({ hasText: "Binary file" })).toContainText("read-only hex preview");
+
+  await page.goto("/");
+  const row = page.getByRole("row").filter({ hasText: "proj" });
+  const download = page.waitForEvent("download");
+  await row.getByRole("button", { name: "Export .zip" }).click();
+  const file = await (await download).path();
+  const exported = unzipSync(new Uint8Array(fs.readFileSync(file)));
+  const expected = Object.fromEntries(Object.entries(archiveFiles).map(([p, d]) => [p.slice("proj/".length), d]));
+  expect(Object.keys(exported).sort()).toEqual(Object.keys(expected).sort());
+  for (const [p, data] of Object.entries(expected)) expect(Buffer.from(exported[p]).equals(Buffer.from(data)), p).toBe(true);
+});
+
+test("an invalid zip gets a clear error and creates nothing", async ({ page }, info) => {
+  const bad = info.outputPath("broken.zip");
+  fs.writeFileSync(bad, "this is not a zip archive at all");
+  await page.goto("/");
+  const before = await page.getByRole("row").count();
+  await page.getByTestId("import-zip-input").setInputFiles(bad);
+  await expect(page.getByRole("alert")).toContainText("not a .zip archive");
+  await expect(page.getByRole("alert")).toContainText("Nothing was created");
+  await expect(page.getByRole("row")).toHaveCount(before);
+
+  // A zip whose entries escape the workspace is refused before anything is written.
+  const evil = info.outputPath("evil.zip");
+  fs.writeFileSync(evil, zipSync({ "ok.txt": strToU8("ok"), "../../escape.txt": strToU8("x") }));
+  await page.getByTestId("import-zip-input").setInputFiles(evil);
+  await expect(page.getByRole("alert")).toContainText("escape");
+  await expect(page.getByRole("row")).toHaveCount(before);
+});
+
+test("clone a repository from a local git HTTP server through the proxy", async ({ page }) => {
+  const server = await startGitHttpServer({ "hello.txt": "cloned content\n", "lib/util.js": "export const x = 1;\n" });
+  try {
+    await page.goto("/");
+    const form = page.getByRole("form", { name: "Clone repository" });
+    await form.getByLabel("Repository URL").fill(server.notGitUrl);
+    await form.getByRole("button", { name: "Clone" }).click();
+    await expect(form.getByRole("alert")).toContainText("not a git");
+
+    await form.getByLabel("Repository URL").fill(server.url);
+    await form.getByRole("button", { name: "Clone" }).click();
+    await page.waitForURL(/\/w\//);
+    await expect(page.getByTestId("workspace-name")).toHaveText("repo");
+    await expect(treeItem(page, "hello.txt")).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Branch" })).toHaveValue("main");
+    await treeItem(page, "hello.txt").click();
+    await expect(page.getByTestId("code-editor")).toContainText("cloned content");
+  } finally {
+    await server.close();
+  }
+});

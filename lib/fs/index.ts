@@ -1,0 +1,10 @@
+/** Workspace file system: paths, journal, read cache, WorkspaceFs, lightning-fs storage and
+ * multi-tab coordination. */
+export * from "./types";
+export * from "./paths";
+export * from "./errors";
+export * from "./journal";
+export * from "./read-cache";
+export * from "./workspace-fs";
+export * from "./lightning";
+export * from "./tab-coordination";

@@ -1,0 +1,54 @@
+/**
+ * lightning-fs (IndexedDB) storage for a workspace: one named file system per workspace id.
+ *
+ * Importing this module is safe anywhere (lightning-fs touches nothing at load time); only
+ * constructing the fs needs `indexedDB` and `navigator`, which happens inside the functions.
+ */
+import LightningFS from "@isomorphic-git/lightning-fs";
+import type { IsoFs } from "./types";
+
+export const WORKSPACE_FS_PREFIX = "tabula-ws-";
+
+export type LightningFsOptions = {
+  /** Start from an empty file system (deletes what is stored under this name). */
+  wipe?: boolean;
+};
+
+export function lightningFsName(workspaceId: string): string {
+  if (typeof workspaceId !== "string" || workspaceId === "") throw new Error("workspaceId must be a non-empty string");
+  return WORKSPACE_FS_PREFIX + workspaceId;
+}
+
+export function openLightningFs(workspaceId: string, options: LightningFsOptions = {}): IsoFs {
+  const fs = new LightningFS(lightningFsName(workspaceId), options.wipe ? { wipe: true } : undefined);
+  return fs as unknown as IsoFs;
+}
+
+/**
+ * Every IndexedDB database lightning-fs creates for a workspace (DefaultBackend.init):
+ * the file database (`fileDbName = name`, holding the tree and file bytes) and the lock
+ * database (`lockDbName = name + "_lock"`, only created where navigator.locks is missing;
+ * with Web Locks the mutex is a lock named `<name>_lock` and uses no database).
+ */
+export function workspaceDbNames(workspaceId: string): string[] {
+  const name = lightningFsName(workspaceId);
+  return [name, name + "_lock"];
+}
+
+/**
+ * Delete a workspace's stored files. IndexedDB holds a deletion while any connection to the
+ * database is open ("blocked"); lightning-fs closes its connection after 500 ms idle, so the
+ * promise simply resolves once that has happened.
+ */
+export async function deleteWorkspaceStorage(workspaceId: string, idb: IDBFactory): Promise<void> {
+  await Promise.all(
+    workspaceDbNames(workspaceId).map(
+      (name) =>
+        new Promise<void>((resolve, reject) => {
+          const req = idb.deleteDatabase(name);
+          req.onsuccess = () => resolve();
+          req.onerror = () => reject(req.error ?? new Error(`Could not delete IndexedDB database ${name}`));
+        }),
+    ),
+  );
+}

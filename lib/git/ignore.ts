@@ -1,0 +1,339 @@
+/**
+ * .gitignore matching with git's semantics, memoised for walking many paths.
+ *
+ * isomorphic-git's `git.isIgnored` re-reads every .gitignore on the way to each path (one
+ * IndexedDB read per level per path) and cannot tell a directory from a file, so "build/"
+ * patterns and "a parent directory is excluded" are judged from the file's point of view.
+ * This module reads each ignore file once and asks callers whether the path is a directory,
+ * which is what git itself does.
+ *
+ * Precedence, as in gitignore(5): a deeper .gitignore beats a shallower one, which beats
+ * .git/info/exclude; within one file the last matching line wins; nothing below an excluded
+ * directory can be re-included.
+ */
+import { compareStrings, gitdirOf, joinPath, repoPath, type GitRepo } from "./types";
+
+export type IgnoreRule = {
+  regex: RegExp;
+  negate: boolean;
+  dirOnly: boolean;
+  /** Pattern without a slash: matched against the last path segment only. */
+  basenameOnly: boolean;
+};
+
+type RuleSet = { base: string; rules: IgnoreRule[] };
+
+const decoder = new TextDecoder();
+
+/** Parse the text of one ignore file. Exported for tests. */
+export function parseIgnoreFile(text: string): IgnoreRule[] {
+  const rules: IgnoreRule[] = [];
+  for (let line of text.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+    if (line === "" || line.startsWith("#")) continue;
+    // Trailing spaces are dropped unless escaped with a backslash.
+    line = line.replace(/(?<!\\)[ ]+$/, "");
+    if (line === "") continue;
+    let negate = false;
+    if (line.startsWith("!")) {
+      negate = true;
+      line = line.slice(1);
+    } else if (line.startsWith("\\!") || line.startsWith("\\#")) {
+      line = line.slice(1);
+    }
+    let dirOnly = false;
+    if (line.endsWith("/")) {
+      dirOnly = true;
+      line = line.replace(/\/+$/, "");
+    }
+    if (line === "") continue;
+    // A slash at the start or in the middle anchors the pattern to the ignore file's directory.
+    const anchored = line.includes("/");
+    if (line.startsWith("/")) line = line.slice(1);
+    const source = globToRegexSource(line);
+    if (source === null) continue; // invalid pattern (e.g. trailing backslash): git ignores it
+    rules.push({ regex: new RegExp("^" + source + "$"), negate, dirOnly, basenameOnly: !anchored });
+  }
+  return rules;
+}
+
+/**
+ * Translate a wildmatch pattern (with WM_PATHNAME, as git uses for ignore files) to a regex:
+ * `*` and `?` stop at "/", `[...]` is a class, a leading `**\/`, an inner `/**\/` and a
+ * trailing `/**` cross directories, any other `**` is a plain `*`.
+ */
+function globToRegexSource(pat: string): string | null {
+  let re = "";
+  let i = 0;
+  const n = pat.length;
+  while (i < n) {
+    const c = pat[i]!;
+    if (c === "*") {
+      let j = i;
+      while (j < n && pat[j] === "*") j++;
+      const starts = i === 0 || pat[i - 1] === "/";
+      const ends = j === n || pat[j] === "/";
+      if (j - i >= 2 && starts && ends) {
+        if (j === n) {
+          re += ".*";
+          i = j;
+        } else {
+          re += "(?:.*/)?";
+          i = j + 1; // the slash is part of the "zero or more directories"
+        }
+      } else {
+        re += "[^/]*";
+        i = j;
+      }
+      continue;
+    }
+    if (c === "?") {
+      re += "[^/]";
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      const cls = parseClass(pat, i);
+      if (cls) {
+        re += cls.source;
+        i = cls.end;
+        continue;
+      }
+      re += "\\[";
+      i++;
+      continue;
+    }
+    if (c === "\\") {
+      if (i + 1 >= n) return null;
+      re += escapeRegex(pat[i + 1]!);
+      i += 2;
+      continue;
+    }
+    re += escapeRegex(c);
+    i++;
+  }
+  return re;
+}
+
+const POSIX_CLASSES: Record<string, string> = {
+  alnum: "a-zA-Z0-9",
+  alpha: "a-zA-Z",
+  blank: " \\t",
+  cntrl: "\\x00-\\x1f\\x7f",
+  digit: "0-9",
+  graph: "\\x21-\\x7e",
+  lower: "a-z",
+  print: "\\x20-\\x7e",
+  punct: "!-\\/:-@\\[-`{-~",
+  space: " \\t\\n\\r\\f\\v",
+  upper: "A-Z",
+  xdigit: "0-9A-Fa-f",
+};
+
+/** Parse a bracket expression starting at `start` ("["); null when it is not terminated. */
+function parseClass(pat: string, start: number): { source: string; end: number } | null {
+  let i = start + 1;
+  let negate = false;
+  if (pat[i] === "!" || pat[i] === "^") {
+    negate = true;
+    i++;
+  }
+  let body = "";
+  let first = true;
+  while (i < pat.length) {
+    const c = pat[i]!;
+    if (c === "]" && !first) {
+      // A class never matches "/" under WM_PATHNAME.
+      return { source: negate ? `[^/${body}]` : `(?!/)[${body}]`, end: i + 1 };
+    }
+    first = false;
+    if (c === "[" && pat[i + 1] === ":") {
+      const close = pat.indexOf(":]", i + 2);
+      const name = close === -1 ? undefined : pat.slice(i + 2, close);
+      if (name !== undefined && POSIX_CLASSES[name]) {
+        body += POSIX_CLASSES[name];
+        i = close + 2;
+        continue;
+      }
+    }
+    if (c === "\\" && i + 1 < pat.length) {
+      body += escapeClassChar(pat[i + 1]!);
+      i += 2;
+      continue;
+    }
+    if (c === "-" && body !== "" && pat[i + 1] !== "]" && i + 1 < pat.length) {
+      body += "-";
+      i++;
+      continue;
+    }
+    body += escapeClassChar(c);
+    i++;
+  }
+  return null;
+}
+
+function escapeRegex(c: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(c) ? "\\" + c : c;
+}
+
+function escapeClassChar(c: string): string {
+  return /[\]\\^\-[]/.test(c) ? "\\" + c : c;
+}
+
+function matchesRule(rule: IgnoreRule, relToBase: string, isDir: boolean): boolean {
+  if (rule.dirOnly && !isDir) return false;
+  const subject = rule.basenameOnly ? relToBase.slice(relToBase.lastIndexOf("/") + 1) : relToBase;
+  return rule.regex.test(subject);
+}
+
+/**
+ * The ignore rules of one repository, loaded lazily per directory. `prepare(path)` loads what
+ * `test(path)` needs (the exclude file and the .gitignore of every ancestor directory);
+ * `test` is synchronous so it can run inside tight walks.
+ */
+export class IgnoreRules {
+  private readonly repo: GitRepo;
+  private exclude: Promise<IgnoreRule[]> | null = null;
+  private excludeRules: IgnoreRule[] = [];
+  private readonly loading = new Map<string, Promise<void>>();
+  /** .gitignore rules per directory ("" is the root); absent = no file or not loaded. */
+  private readonly perDir = new Map<string, IgnoreRule[]>();
+  private readonly dirVerdicts = new Map<string, boolean>();
+
+  constructor(repo: GitRepo) {
+    this.repo = repo;
+  }
+
+  /** Load the ignore files that can affect `rel` (not `rel`'s own .gitignore, which only
+   * affects what is inside it). */
+  async prepare(rel: string): Promise<void> {
+    const loads: Promise<unknown>[] = [this.loadExclude()];
+    const parts = rel.split("/");
+    let dir = "";
+    loads.push(this.loadDir(""));
+    for (let i = 0; i < parts.length - 1; i++) {
+      dir = dir === "" ? parts[i]! : dir + "/" + parts[i]!;
+      loads.push(this.loadDir(dir));
+    }
+    await Promise.all(loads);
+  }
+
+  /** Is `rel` ignored? Call `prepare(rel)` (or load its ancestors otherwise) first. */
+  test(rel: string, isDir: boolean): boolean {
+    if (rel === "" || rel === ".") return false;
+    const parts = rel.split("/");
+    if (parts.some((p) => p === ".git")) return true;
+    // An excluded ancestor excludes everything below it, whatever later patterns say.
+    let dir = "";
+    for (let i = 0; i < parts.length - 1; i++) {
+      dir = dir === "" ? parts[i]! : dir + "/" + parts[i]!;
+      let verdict = this.dirVerdicts.get(dir);
+      if (verdict === undefined) {
+        verdict = this.matchSelf(dir, true);
+        this.dirVerdicts.set(dir, verdict);
+      }
+      if (verdict) return true;
+    }
+    return this.matchSelf(rel, isDir);
+  }
+
+  /** Decide for `rel` itself, ignoring its ancestors' verdicts. */
+  private matchSelf(rel: string, isDir: boolean): boolean {
+    const sets: RuleSet[] = [{ base: "", rules: this.excludeRules }];
+    const root = this.perDir.get("");
+    if (root) sets.push({ base: "", rules: root });
+    const parts = rel.split("/");
+    let dir = "";
+    for (let i = 0; i < parts.length - 1; i++) {
+      dir = dir === "" ? parts[i]! : dir + "/" + parts[i]!;
+      const rules = this.perDir.get(dir);
+      if (rules) sets.push({ base: dir, rules });
+    }
+    for (let s = sets.length - 1; s >= 0; s--) {
+      const { base, rules } = sets[s]!;
+      const sub = base === "" ? rel : rel.slice(base.length + 1);
+      for (let r = rules.length - 1; r >= 0; r--) {
+        if (matchesRule(rules[r]!, sub, isDir)) return !rules[r]!.negate;
+      }
+    }
+    return false;
+  }
+
+  private loadExclude(): Promise<IgnoreRule[]> {
+    this.exclude ??= readText(this.repo, joinPath(gitdirOf(this.repo), "info/exclude")).then((text) => {
+      this.excludeRules = text === null ? [] : parseIgnoreFile(text);
+      return this.excludeRules;
+    });
+    return this.exclude;
+  }
+
+  private loadDir(dir: string): Promise<void> {
+    let p = this.loading.get(dir);
+    if (!p) {
+      p = readText(this.repo, joinPath(joinPath(this.repo.dir, dir), ".gitignore")).then((text) => {
+        if (text !== null) this.perDir.set(dir, parseIgnoreFile(text));
+        this.dirVerdicts.clear(); // new rules can change verdicts computed without them
+      });
+      this.loading.set(dir, p);
+    }
+    return p;
+  }
+}
+
+async function readText(repo: GitRepo, abs: string): Promise<string | null> {
+  try {
+    const data: unknown = await repo.fs.promises.readFile(abs);
+    if (data === undefined || data === null) return null;
+    return typeof data === "string" ? data : decoder.decode(data as Uint8Array);
+  } catch {
+    return null; // missing (or a directory named .gitignore): no rules
+  }
+}
+
+async function lstatOrNull(repo: GitRepo, abs: string) {
+  try {
+    return await repo.fs.promises.lstat(abs);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A synchronous matcher for the whole working tree. It walks the tree once (skipping .git and
+ * ignored directories, whose contents cannot be re-included) to load every .gitignore.
+ * Patterns only: a tracked file that matches a pattern is still reported as ignored here.
+ */
+export async function createIgnoreMatcher(repo: GitRepo): Promise<(rel: string, isDir: boolean) => boolean> {
+  const rules = new IgnoreRules(repo);
+  const walk = async (dir: string): Promise<void> => {
+    await rules.prepare(dir === "" ? "x" : dir + "/x"); // loads `dir`'s own .gitignore too
+    let names: string[];
+    try {
+      names = await repo.fs.promises.readdir(joinPath(repo.dir, dir));
+    } catch {
+      return;
+    }
+    await Promise.all(
+      names.sort(compareStrings).map(async (name) => {
+        if (name === ".git") return;
+        const rel = dir === "" ? name : dir + "/" + name;
+        const st = await lstatOrNull(repo, joinPath(repo.dir, rel));
+        if (st?.isDirectory() && !rules.test(rel, true)) await walk(rel);
+      }),
+    );
+  };
+  await walk("");
+  return (rel, isDir) => rules.test(repoPath(rel), isDir);
+}
+
+/**
+ * Is `path` matched by the ignore rules? (Like `git check-ignore --no-index`: patterns only,
+ * tracked or not.) Whether it is a directory is read from the working tree.
+ */
+export async function isIgnored(repo: GitRepo, path: string): Promise<boolean> {
+  const rel = repoPath(path);
+  if (rel === "") return false;
+  const rules = new IgnoreRules(repo);
+  await rules.prepare(rel);
+  const st = await lstatOrNull(repo, joinPath(repo.dir, rel));
+  return rules.test(rel, st?.isDirectory() ?? false);
+}

@@ -1,0 +1,8 @@
+/** isomorphic-git facade: every function takes a GitRepo ({ fs, dir, cache?, journal? }) first. */
+export * from "./types";
+export * from "./repo";
+export * from "./ignore";
+export * from "./status";
+export * from "./diff";
+export * from "./commit";
+export * from "./branches";

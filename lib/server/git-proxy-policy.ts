@@ -1,0 +1,46 @@
+/**
+ * What the clone proxy agrees to forward: only the two requests of a smart-HTTP clone/fetch
+ * (`GET …/info/refs?service=git-upload-pack` and `POST …/git-upload-pack`) to an http(s) URL.
+ * Pushes (receive-pack) and any other URL are refused, so the proxy is no general-purpose relay.
+ */
+export const GIT_PROXY_LIMITS = {
+  /** Largest upload-pack request body (the "wants/haves" negotiation). */
+  maxRequestBytes: 4 * 1024 * 1024,
+  /** Largest response forwarded (a packfile). */
+  maxResponseBytes: 512 * 1024 * 1024,
+  /** Whole request, upstream included. */
+  timeoutMs: 120_000,
+};
+
+export type ProxyDecision = { ok: true; target: URL } | { ok: false; status: number; error: string };
+
+export function checkGitProxyRequest(method: string, rawTarget: string | null, contentType: string | null): ProxyDecision {
+  if (!rawTarget) return { ok: false, status: 400, error: "Missing ?url= parameter." };
+  let target: URL;
+  try {
+    target = new URL(rawTarget);
+  } catch {
+    return { ok: false, status: 400, error: "The url parameter is not a URL." };
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") return { ok: false, status: 400, error: "Only http(s) git servers can be reached." };
+  if (target.username || target.password) return { ok: false, status: 400, error: "Credentials in URLs are not forwarded." };
+  if (method === "GET") {
+    if (!target.pathname.endsWith("/info/refs") || target.searchParams.get("service") !== "git-upload-pack")
+      return { ok: false, status: 403, error: "Only git smart-HTTP clone requests are proxied (GET …/info/refs?service=git-upload-pack)." };
+    return { ok: true, target };
+  }
+  if (method === "POST") {
+    if (!target.pathname.endsWith("/git-upload-pack") || target.search)
+      return { ok: false, status: 403, error: "Only git smart-HTTP clone requests are proxied (POST …/git-upload-pack)." };
+    if (contentType !== "application/x-git-upload-pack-request")
+      return { ok: false, status: 415, error: "Expected Content-Type application/x-git-upload-pack-request." };
+    return { ok: true, target };
+  }
+  return { ok: false, status: 405, error: `Method ${method} is not proxied.` };
+}
+
+/** An upstream answer is forwarded only if it is what a git server says to these two requests. */
+export function isGitResponseType(method: string, contentType: string | null): boolean {
+  const ct = (contentType ?? "").split(";")[0].trim();
+  return method === "GET" ? ct === "application/x-git-upload-pack-advertisement" : ct === "application/x-git-upload-pack-result";
+}

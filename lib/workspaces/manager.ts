@@ -1,0 +1,107 @@
+import { WorkspaceFs, ChangeJournal, type IsoFs } from "../fs";
+import { populateWorkspace, workingTreeSize } from "./create";
+import type { ImportEntry, Progress } from "./import-entries";
+import { newWorkspaceId, validateWorkspaceName, type WorkspaceMeta, WorkspaceRegistry } from "./registry";
+import { SAMPLE_PROJECT } from "./sample";
+import { cloneRepository, type CloneProgress } from "./clone";
+
+/** Root of every workspace inside its own lightning-fs. */
+export const WORKSPACE_DIR = "/";
+
+export interface WorkspaceEnvironment {
+  registry: WorkspaceRegistry;
+  openFs(id: string): IsoFs;
+  /** Where the workspace lives inside its fs: "/" for a lightning-fs of its own (the browser). */
+  workspaceDir?(id: string): string;
+  deleteStorage(id: string): Promise<void>;
+  randomBytes(bytes: Uint8Array): Uint8Array;
+  now(): number;
+}
+
+export interface OpenedWorkspace {
+  meta: WorkspaceMeta;
+  wsfs: WorkspaceFs;
+}
+
+type Source =
+  | { kind: "empty" }
+  | { kind: "sample" }
+  | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string }
+  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void };
+
+/**
+ * Creating, opening and deleting workspaces. A workspace that fails to be created (bad archive,
+ * clone error, full storage) is removed again, so the list never shows a half-made one.
+ */
+export class WorkspaceManager {
+  constructor(private readonly env: WorkspaceEnvironment) {}
+
+  list() {
+    return this.env.registry.list();
+  }
+
+  async create(rawName: string, source: Source, onProgress?: Progress, signal?: AbortSignal): Promise<WorkspaceMeta> {
+    const name = validateWorkspaceName(rawName);
+    const id = newWorkspaceId(this.env.randomBytes);
+    const wsfs = this.workspaceFs(id);
+    try {
+      if (source.kind === "clone") {
+        await cloneRepository({ fs: wsfs.fs, dir: wsfs.dir }, source.url, {
+          proxyEndpoint: source.proxyEndpoint,
+          onProgress: source.onCloneProgress,
+          signal,
+        });
+        await wsfs.flush();
+      } else {
+        const entries: ImportEntry[] =
+          source.kind === "sample"
+            ? Object.entries(SAMPLE_PROJECT).map(([path, data]) => ({ path, data }))
+            : source.kind === "empty"
+              ? []
+              : source.entries;
+        const message = source.kind === "sample" ? "Sample project" : source.kind === "empty" ? "" : `Import ${source.detail ?? name}`;
+        await populateWorkspace(wsfs, entries, { message, onProgress, signal });
+      }
+      const size = await workingTreeSize(wsfs);
+      const now = this.env.now();
+      const meta: WorkspaceMeta = {
+        id,
+        name,
+        createdAt: now,
+        lastOpenedAt: now,
+        ...size,
+        origin: { kind: source.kind, detail: source.kind === "clone" ? source.url : source.kind === "zip" || source.kind === "folder" ? source.detail : undefined },
+      };
+      await this.env.registry.add(meta);
+      return meta;
+    } catch (error) {
+      await this.env.deleteStorage(id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async open(id: string): Promise<OpenedWorkspace> {
+    const meta = await this.env.registry.get(id);
+    if (!meta) throw new Error("This workspace does not exist in this browser. It may have been deleted, or created in another browser profile.");
+    const wsfs = this.workspaceFs(id);
+    const opened = await this.env.registry.update(id, { lastOpenedAt: this.env.now() });
+    return { meta: opened, wsfs };
+  }
+
+  private workspaceFs(id: string): WorkspaceFs {
+    return new WorkspaceFs({ fs: this.env.openFs(id), dir: this.env.workspaceDir?.(id) ?? WORKSPACE_DIR, journal: new ChangeJournal() });
+  }
+
+  async refreshSize(id: string, wsfs: WorkspaceFs): Promise<void> {
+    await this.env.registry.update(id, await workingTreeSize(wsfs));
+  }
+
+  rename(id: string, name: string) {
+    return this.env.registry.update(id, { name });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.env.registry.remove(id);
+    await this.env.deleteStorage(id);
+  }
+}

@@ -1,0 +1,218 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChangeEvent } from "../../lib/fs/journal";
+import {
+  createTabCoordinator,
+  writerLockName,
+  type BroadcastChannelLike,
+  type LockManagerLike,
+  type LockOptionsLike,
+  type TabCoordinator,
+} from "../../lib/fs/tab-coordination";
+
+/** A small exclusive-only Web Locks fake: ifAvailable, steal (the old holder's request rejects
+ * with an AbortError), and queueing for plain requests. */
+class FakeLocks implements LockManagerLike {
+  private held = new Map<string, { reject: (e: unknown) => void }>();
+  private waiting = new Map<string, (() => void)[]>();
+
+  request(name: string, options: LockOptionsLike, callback: (lock: unknown) => unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        const holder = { reject };
+        this.held.set(name, holder);
+        Promise.resolve()
+          .then(() => callback({ name, mode: "exclusive" }))
+          .then(
+            (v) => {
+              if (this.held.get(name) === holder) this.releaseLock(name);
+              resolve(v);
+            },
+            (e) => {
+              if (this.held.get(name) === holder) this.releaseLock(name);
+              reject(e);
+            },
+          );
+      };
+      if (options.steal) {
+        const prev = this.held.get(name);
+        if (prev) {
+          this.held.delete(name);
+          prev.reject(new DOMException("The lock request was aborted (stolen).", "AbortError"));
+        }
+        grant();
+      } else if (!this.held.has(name)) {
+        grant();
+      } else if (options.ifAvailable) {
+        Promise.resolve()
+          .then(() => callback(null))
+          .then(resolve, reject);
+      } else {
+        const q = this.waiting.get(name) ?? [];
+        q.push(grant);
+        this.waiting.set(name, q);
+      }
+    });
+  }
+
+  isHeld(name: string): boolean {
+    return this.held.has(name);
+  }
+
+  private releaseLock(name: string): void {
+    this.held.delete(name);
+    const next = this.waiting.get(name)?.shift();
+    if (next) next();
+  }
+}
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+/** Poll until `cond` holds (messages cross a real BroadcastChannel asynchronously). */
+async function waitFor(cond: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await tick(5);
+  }
+}
+
+const ev = (path: string, from?: string): ChangeEvent => ({
+  seq: 1,
+  kind: from ? "rename" : "write",
+  path,
+  origin: "user",
+  at: 0,
+  ...(from ? { from } : {}),
+});
+
+describe("tab coordination", () => {
+  const made: TabCoordinator[] = [];
+  afterEach(() => {
+    for (const c of made.splice(0)) c.stop();
+  });
+
+  function tab(locks: FakeLocks, tabId: string, workspaceId = "w1"): TabCoordinator {
+    const c = createTabCoordinator({
+      workspaceId,
+      locks,
+      channelFactory: (name) => new BroadcastChannel(name) as unknown as BroadcastChannelLike,
+      tabId,
+    });
+    made.push(c);
+    return c;
+  }
+
+  it("the first tab becomes the writer, the next ones readers", async () => {
+    const locks = new FakeLocks();
+    const a = tab(locks, "A");
+    const b = tab(locks, "B");
+    expect(a.role).toBe("reader");
+    expect(await a.start()).toBe("writer");
+    expect(await b.start()).toBe("reader");
+    expect(a.role).toBe("writer");
+    expect(b.role).toBe("reader");
+    expect(locks.isHeld(writerLockName("w1"))).toBe(true);
+    // Another workspace is independent.
+    expect(await tab(locks, "C", "w2").start()).toBe("writer");
+  });
+
+  it("takeOver steals the lock and demotes the old writer", async () => {
+    const locks = new FakeLocks();
+    const a = tab(locks, "A");
+    const b = tab(locks, "B");
+    await a.start();
+    await b.start();
+    const aRoles: string[] = [];
+    const bRoles: string[] = [];
+    a.onRoleChange((r) => aRoles.push(r));
+    b.onRoleChange((r) => bRoles.push(r));
+    await b.takeOver();
+    await waitFor(() => a.role === "reader");
+    expect(b.role).toBe("writer");
+    expect(a.role).toBe("reader");
+    expect(aRoles).toEqual(["reader"]);
+    expect(bRoles).toEqual(["writer"]);
+    // And back again.
+    await a.takeOver();
+    await waitFor(() => b.role === "reader");
+    expect(a.role).toBe("writer");
+    expect(b.role).toBe("reader");
+  });
+
+  it("the broadcast alone demotes a writer (message arriving before the lock rejection)", async () => {
+    const locks = new FakeLocks();
+    const a = tab(locks, "A");
+    await a.start();
+    const other = new BroadcastChannel("tabula-ws-w1");
+    other.postMessage({ type: "writer-changed", tabId: "Z" });
+    await waitFor(() => a.role === "reader");
+    other.close();
+    // It gave the lock up, so a newcomer can have it.
+    await waitFor(() => !locks.isHeld(writerLockName("w1")));
+    expect(await tab(locks, "N").start()).toBe("writer");
+  });
+
+  it("stop releases the lock so another tab can become writer", async () => {
+    const locks = new FakeLocks();
+    const a = tab(locks, "A");
+    await a.start();
+    a.stop();
+    await waitFor(() => !locks.isHeld(writerLockName("w1")));
+    expect(locks.isHeld(writerLockName("w1"))).toBe(false);
+    expect(await tab(locks, "B").start()).toBe("writer");
+  });
+
+  it("broadcasts changed paths to the other tabs only", async () => {
+    const locks = new FakeLocks();
+    const a = tab(locks, "A");
+    const b = tab(locks, "B");
+    await a.start();
+    await b.start();
+    const gotA: string[][] = [];
+    const gotB: string[][] = [];
+    a.onRemoteChanges((p) => gotA.push(p));
+    const off = b.onRemoteChanges((p) => gotB.push(p));
+    a.broadcastChanges([ev("x.txt"), ev("new/name", "old/name"), ev("x.txt")]);
+    a.broadcastChanges([]);
+    await waitFor(() => gotB.length > 0);
+    await tick(); // anything else would have arrived by now
+    expect(gotB).toEqual([["x.txt", "new/name", "old/name"]]);
+    expect(gotA).toEqual([]);
+    off();
+    a.broadcastChanges([ev("y")]);
+    await tick();
+    expect(gotB).toHaveLength(1);
+  });
+
+  it("works with a channel that only has onmessage", async () => {
+    const locks = new FakeLocks();
+    const channels: { onmessage?: (e: { data: unknown }) => void; posted: unknown[] }[] = [];
+    const c = createTabCoordinator({
+      workspaceId: "w9",
+      locks,
+      tabId: "T",
+      channelFactory: () => {
+        const ch = {
+          posted: [] as unknown[],
+          onmessage: undefined as undefined | ((e: { data: unknown }) => void),
+          postMessage(m: unknown) {
+            this.posted.push(m);
+          },
+          close() {},
+        };
+        channels.push(ch);
+        return ch;
+      },
+    });
+    made.push(c);
+    await c.start();
+    const got: string[][] = [];
+    c.onRemoteChanges((p) => got.push(p));
+    channels[0]!.onmessage!({ data: { type: "changes", tabId: "other", paths: ["a"] } });
+    channels[0]!.onmessage!({ data: { type: "changes", tabId: "T", paths: ["mine"] } });
+    channels[0]!.onmessage!({ data: "garbage" });
+    expect(got).toEqual([["a"]]);
+    await c.takeOver(); // already writer: nothing to do
+    expect(channels[0]!.posted).toEqual([]);
+  });
+});
