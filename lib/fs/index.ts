@@ -8,3 +8,4 @@ export * from "./read-cache";
 export * from "./workspace-fs";
 export * from "./lightning";
 export * from "./tab-coordination";
+export * from "./recovery";
