@@ -190,6 +190,11 @@ export default function Workbench({ id }: { id: string }) {
           Go to file…
         </button>
       </header>
+      {ws.recovery && (
+        <div className="banner" role="status" style={{ margin: "4px 8px" }}>
+          A save was interrupted last time (tab closed or storage error); recovered: {ws.recovery.restored.join(", ")}.
+        </div>
+      )}
       {toast && (
         <div className={`banner${toast.error ? " error" : ""}`} role={toast.error ? "alert" : "status"} style={{ margin: "4px 8px" }}>
           {toast.message}{" "}

@@ -8,6 +8,7 @@ import type { ChangeEvent } from "@/lib/fs/journal";
 import { DocumentStore } from "@/lib/editor/documents";
 import { readTree, gitDecorations, type TreeNode, type GitDecoration } from "@/lib/workspaces/tree-model";
 import { statusAll, createIgnoreMatcher, currentBranch } from "@/lib/git";
+import { recoverInterruptedWrites, type WriteRecovery } from "@/lib/fs/recovery";
 
 export interface WorkspaceState {
   meta: WorkspaceMeta;
@@ -17,6 +18,8 @@ export interface WorkspaceState {
   decorations: Map<string, GitDecoration>;
   branch: string | undefined;
   role: "writer" | "reader";
+  /** What was repaired on open after a save interrupted by a crash or a closed tab. */
+  recovery?: WriteRecovery;
   takeOver(): Promise<void>;
   refresh(): Promise<void>;
 }
@@ -66,6 +69,7 @@ export function useWorkspace(id: string) {
         coordinator.current = coord;
         const role = await coord.start();
         if (cancelled) return coord.stop();
+        const recovery = role === "writer" ? await recoverInterruptedWrites(wsfs).catch(() => undefined) : undefined;
 
         let refreshing: Promise<void> | null = null;
         let again = false;
@@ -107,6 +111,9 @@ export function useWorkspace(id: string) {
             await wsfs.flush();
             coord.broadcastChanges(events);
             void refresh();
+            // Edits that did not come from the editor (terminal, git, agent, restore) reload open documents.
+            const external = events.filter((e) => e.origin !== "editor").flatMap((e) => (e.from ? [e.from, e.path] : [e.path]));
+            if (external.length) void docs.refresh(external.some((p) => !docs.get(p)) ? "all" : external);
             void workspaceManager().refreshSize(id, wsfs).catch(() => undefined);
           }, 150);
         });
@@ -127,7 +134,7 @@ export function useWorkspace(id: string) {
           void wsfs.flush();
           coord.stop();
         };
-        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role });
+        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role, recovery: recovery?.restored.length ? recovery : undefined });
         await refresh();
       } catch (e) {
         if (!cancelled) setError((e as Error).message);
