@@ -1,0 +1,157 @@
+/**
+ * Checkpoint engine figures (lib/checkpoints): cold / no-change / 1-changed / 100-changed
+ * checkpoints and restores of 1 and 100 differing files, on generated workspaces of 1,000 and
+ * 10,000 files, each next to native git doing the same operation on the same tree in the same
+ * run (interleaved op by op), with the ratio:
+ *   (a) Node over node:fs, (b) Node over lightning-fs + fake-indexeddb, (c) real Chromium over
+ *   lightning-fs on IndexedDB (the engine bundled with esbuild, served from 127.0.0.1).
+ * Standalone: `node bench/checkpoints/run-standalone.mjs` (no app server needed).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildBrowserBundle, buildNodeBundle, cleanup } from "./checkpoints/build.mjs";
+import { generate } from "./checkpoints/gen.mjs";
+import { nativeDriver } from "./checkpoints/native.mjs";
+import { runSchedule, SCHEDULE, SHORT_SCHEDULE } from "./checkpoints/runner.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SIZES = (process.env.TABULA_BENCH_SIZES ?? "1000,10000").split(",").map(Number);
+/** fake-indexeddb slows down badly with size; 10k only on request. */
+const LFS_NODE_SIZES = (process.env.TABULA_BENCH_LFS_NODE_SIZES ?? "1000").split(",").filter(Boolean).map(Number);
+
+function runChild(bundle, target, n, log) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(here, "checkpoints/node-target.mjs"), bundle, target, String(n)], {
+      env: { ...process.env, TABULA_BENCH_VERBOSE: log ? "1" : "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => {
+      err += d;
+      if (log) process.stderr.write(d);
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(out.trim().split("\n").pop()));
+      } catch {
+        resolve({ error: `exit ${code}: ${err.slice(-2000)}` });
+      }
+    });
+  });
+}
+
+async function serve(js) {
+  const html = `<!doctype html><meta charset="utf-8"><title>checkpoint bench</title><script type="module" src="/bundle.js"></script>`;
+  const server = http.createServer((req, res) => {
+    if (req.url === "/bundle.js") {
+      res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
+      res.end(js);
+    } else {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(html);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+function targets(fig) {
+  if (!fig) return undefined;
+  const check = (value, limit, unit) => ({ value, limit, unit, met: value !== null && value <= limit });
+  return {
+    "1 changed <= 0.5x native": check(fig.warm1?.ratio ?? null, 0.5, "x"),
+    "no change <= 10 ms": check(fig.noChange?.engineMs ?? null, 10, "ms"),
+    "100 changed <= 2x native": check(fig.warm100?.ratio ?? null, 2, "x"),
+    "cold <= 3x native": check(fig.cold?.ratio ?? null, 3, "x"),
+    "restore 1 <= 0.5x native": check(fig.restore1?.ratio ?? null, 0.5, "x"),
+    "restore 100 <= 1x native": check(fig.restore100?.ratio ?? null, 1, "x"),
+  };
+}
+
+export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } = {}) {
+  const started = Date.now();
+  const say = (m) => process.stderr.write(`[checkpoints ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
+  const results = {
+    notes: [
+      "engineMs/nativeMs: medians; ratio: median of per-rep engine/native ratios (same run, interleaved op by op).",
+      "native = GIT_INDEX_FILE=<private> git add -A && write-tree && commit-tree && update-ref; restores: that snapshot, then git read-tree -m -u <saved> <target>.",
+      "noChange/warm1/warm100/restore*: with the ChangeJournal (how the app runs) and, on lightning-fs, lightningReadMany; noChangeWalk/warm1Walk: no journal (stat walk, e.g. after a reload).",
+      "cold: one run per size (first checkpoint of a fresh repository, all objects written).",
+      "noChangeIdle: a no-change checkpoint after 700 ms without fs calls (lightning-fs has deactivated and reloads its whole tree).",
+      "chromiumPatchedLightningFs: experiment, not shipped: lightning-fs with O(1) inode allocation instead of a whole-tree walk per new file.",
+    ],
+    machine: { node: process.version, cpus: os.cpus().length, loadAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+    node: {},
+    nodeLightning: {},
+    chromium: {},
+  };
+  const bundle = await buildNodeBundle();
+  try {
+    for (const n of SIZES) {
+      say(`node:fs ${n}`);
+      results.node[n] = await runChild(bundle, "nodefs", n, log);
+    }
+    for (const n of LFS_NODE_SIZES) {
+      say(`lightning-fs + fake-indexeddb ${n}`);
+      results.nodeLightning[n] = await runChild(bundle, "lfs", n, log);
+    }
+    if (!LFS_NODE_SIZES.includes(10000)) {
+      results.nodeLightning.note = "10,000 not run by default: fake-indexeddb makes it slow and says little about browsers (TABULA_BENCH_LFS_NODE_SIZES=1000,10000 runs it)";
+    }
+  } finally {
+    cleanup(bundle);
+  }
+  if (browser) {
+    const server = await serve(await buildBrowserBundle());
+    const context = await browser.newContext();
+    try {
+      const runs = SIZES.map((n) => ({ key: "chromium", n, schedule: SCHEDULE, patchAutoinc: false }));
+      if (SIZES.includes(10000) && !process.env.TABULA_BENCH_NO_EXPERIMENT) {
+        runs.push({ key: "chromiumPatchedLightningFs", n: 10000, schedule: SHORT_SCHEDULE, patchAutoinc: true });
+      }
+      for (const { key, n, schedule, patchAutoinc } of runs) {
+        say(`${key} ${n}`);
+        const page = await context.newPage();
+        const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `tabula-bench-chromium-native-${n}-`));
+        results[key] ??= {};
+        try {
+          await page.goto(server.url);
+          await page.waitForFunction(() => globalThis.bench !== undefined);
+          const setup = await page.evaluate(([count, patch]) => globalThis.bench.setup(count, 42, { patchAutoinc: patch }), [n, patchAutoinc]);
+          const engine = { op: (name, rep) => page.evaluate(([a, b]) => globalThis.bench.op(a, b), [name, rep]) };
+          const native = nativeDriver(path.join(tmp, "native"));
+          native.init(generate(n, 42));
+          const r = await runSchedule(engine, native, schedule, log ? (l) => process.stderr.write(`[${key} ${n}] ${l}\n`) : undefined);
+          results[key][n] = { ...r, setup: { generateMs: Math.round(setup.generateMs), populateMs: Math.round(setup.populateMs) } };
+          await page.evaluate(() => globalThis.bench.teardown());
+        } catch (err) {
+          results[key][n] = { error: String(err?.stack ?? err) };
+        } finally {
+          await page.close();
+          fs.rmSync(tmp, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      await context.close();
+      await server.close();
+    }
+    results.targets = {
+      "chromium 10k": targets(results.chromium[10000]?.figures),
+      "chromium 1k": targets(results.chromium[1000]?.figures),
+      "chromium 10k, lightning-fs autoinc patched (experiment)": targets(results.chromiumPatchedLightningFs?.[10000]?.figures),
+    };
+  } else {
+    results.chromium = { skipped: "no browser given" };
+  }
+  results.machine.loadAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  results.totalSeconds = Math.round((Date.now() - started) / 1000);
+  return results;
+}

@@ -1,0 +1,44 @@
+/**
+ * Ignore rules for the engine, on top of lib/git's IgnoreRules (git's semantics: root and
+ * nested .gitignore files, .git/info/exclude, negation, dir-only patterns, excluded parents).
+ *
+ * lib/git's `createIgnoreMatcher` walks the whole tree up front; the engine needs the lazy
+ * form (`prepare(path)` then `test`) so a journal-driven checkpoint reads only the ignore
+ * files on the way to the changed paths. `treeRules` evaluates the rules a checkpoint's own
+ * tree carries (its .gitignore files), so a restore does not delete files the checkpoint
+ * ignored (Cline #14367 in reverse).
+ */
+import { IgnoreRules } from "../git/ignore";
+import type { IsoFs } from "../fs/types";
+import { joinAbs } from "./util";
+
+export type Rules = {
+  prepare(rel: string): Promise<void>;
+  test(rel: string, isDir: boolean): boolean;
+};
+
+export function workingTreeRules(fs: IsoFs, dir: string): Rules {
+  return new IgnoreRules({ fs, dir });
+}
+
+/**
+ * Rules as of a tree: `.gitignore` files come from `readIgnoreFile(rel)` (the blob at that
+ * path in the tree, or null), `.git/info/exclude` from the real file system.
+ */
+export function treeRules(fs: IsoFs, dir: string, readIgnoreFile: (rel: string) => Promise<Uint8Array | null>): Rules {
+  const gitdir = joinAbs(dir, ".git");
+  const prefix = dir.endsWith("/") ? dir : dir + "/";
+  const shim = {
+    promises: {
+      ...fs.promises,
+      async readFile(abs: string): Promise<Uint8Array> {
+        if (abs.startsWith(gitdir + "/")) return (await fs.promises.readFile(abs)) as Uint8Array;
+        const rel = abs === dir ? "" : abs.startsWith(prefix) ? abs.slice(prefix.length) : null;
+        const data = rel === null ? null : await readIgnoreFile(rel);
+        if (!data) throw Object.assign(new Error(`ENOENT: ${abs}`), { code: "ENOENT" });
+        return data;
+      },
+    },
+  } as IsoFs;
+  return new IgnoreRules({ fs: shim, dir });
+}
