@@ -1,0 +1,126 @@
+/** git commit. */
+import git from "isomorphic-git";
+import type { GitContext } from "./context";
+import { EMPTY_TREE } from "./context";
+import { diffTrees, fileDiffs, formatSummaryLines, statSummary } from "./diff";
+import { longStatus, statusData } from "./status";
+import { fatal, formatGitDate, GitError, parseArgs } from "./util";
+
+/** git's "whitespace" cleanup: trailing spaces, leading/trailing and repeated blank lines. */
+export function cleanupMessage(msg: string, stripComments = false): string {
+  const lines = msg.split("\n").map((l) => l.replace(/\s+$/, ""));
+  const kept = stripComments ? lines.filter((l) => !l.startsWith("#")) : lines;
+  const out: string[] = [];
+  for (const l of kept) {
+    if (l === "" && (out.length === 0 || out[out.length - 1] === "")) continue;
+    out.push(l);
+  }
+  while (out.length > 0 && out[out.length - 1] === "") out.pop();
+  return out.length === 0 ? "" : out.join("\n") + "\n";
+}
+
+function parseAuthor(s: string): { name: string; email: string } {
+  const m = /^\s*(.*?)\s*<([^>]*)>\s*$/.exec(s);
+  if (!m) throw fatal(`--author '${s}' is not 'Name <email>' and matches no existing author`);
+  return { name: m[1]!, email: m[2]! };
+}
+
+export async function cmdCommit(ctx: GitContext, args: string[]): Promise<number> {
+  ctx.assertWritable("commit");
+  const a = parseArgs(args, {
+    bool: ["-a", "--all", "--allow-empty", "--allow-empty-message", "--amend", "-q", "--quiet", "--no-verify", "-n", "-v", "--verbose", "--no-edit", "-s", "--signoff", "--dry-run"],
+    value: ["-m", "--message", "-F", "--file", "--author", "--date", "-C", "--reuse-message"],
+    alias: { "--all": "-a", "--message": "-m", "--quiet": "-q", "--file": "-F", "--no-verify": "-n", "--verbose": "-v", "--signoff": "-s", "--reuse-message": "-C" },
+    usage: "git commit [-a] [--amend] [-m <msg>] [--allow-empty] [--] [<pathspec>...]",
+  });
+  const head = await ctx.headOid();
+  if (a.has("--amend") && head === null) throw fatal("You have nothing to amend.");
+  if (a.positionals.length > 0 || (a.afterDashDash?.length ?? 0) > 0) {
+    // git commit <paths>: the work tree state of those paths is staged first.
+    const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
+    const match = ctx.pathspec(specs);
+    const known = [...(await ctx.index()).keys()].some((k) => match(k));
+    if (!known) throw new GitError(`error: pathspec '${specs[0]}' did not match any file(s) known to git\n`, 1);
+    for (const e of (await ctx.status()).filter((s) => s.index !== "?" && match(s.path))) {
+      if (e.worktree === "D") await git.remove({ ...ctx.a, filepath: e.path });
+      else if (e.worktree === "M") await git.add({ ...ctx.a, filepath: e.path });
+    }
+    ctx.invalidate();
+  }
+  if (a.has("-a")) {
+    for (const e of await ctx.status()) {
+      if (e.index === "?") continue;
+      if (e.worktree === "D") await git.remove({ ...ctx.a, filepath: e.path });
+      else if (e.worktree === "M") await git.add({ ...ctx.a, filepath: e.path });
+    }
+    ctx.invalidate();
+  }
+
+  let message: string | null = null;
+  const msgs = a.all("-m");
+  if (msgs.length > 0) message = msgs.join("\n\n");
+  else if (a.get("-F") !== undefined) {
+    const f = a.get("-F")!;
+    if (f === "-") message = ctx.stdin;
+    else {
+      const bytes = await ctx.readWorktree(ctx.repoPath(f));
+      if (bytes === null) throw fatal(`could not read log file '${f}': No such file or directory`);
+      message = new TextDecoder().decode(bytes);
+    }
+  } else if (a.get("-C") !== undefined) {
+    const { commit } = await git.readCommit({ ...ctx.a, oid: await ctx.resolveCommit(a.get("-C")!) });
+    message = commit.message;
+  } else if (a.has("--amend") && head) {
+    const { commit } = await git.readCommit({ ...ctx.a, oid: head });
+    message = commit.message;
+  }
+
+  // Anything to commit?
+  const index = await ctx.index();
+  const parentOid = a.has("--amend") && head ? ((await git.readCommit({ ...ctx.a, oid: head })).commit.parent[0] ?? null) : head;
+  const changes = diffTrees(await ctx.treeOf(parentOid ?? EMPTY_TREE), index);
+  const headChanges = a.has("--amend") ? changes : diffTrees(await ctx.treeOf(head ?? EMPTY_TREE), index);
+  if (headChanges.length === 0 && !a.has("--allow-empty") && !a.has("--amend")) {
+    ctx.out(await longStatus(ctx, await statusData(ctx)));
+    return 1;
+  }
+  if (message === null) {
+    throw new GitError("error: no commit message given: use -m <msg> (this shell has no editor)\nAborting commit due to empty commit message.\n", 1);
+  }
+  message = cleanupMessage(message, a.has("-F") || a.has("-C"));
+  if (message === "" && !a.has("--allow-empty-message")) throw new GitError("Aborting commit due to empty commit message.\n", 1);
+  if (a.has("-s")) {
+    const who = await ctx.identity("committer");
+    message = message.replace(/\n?$/, "\n") + `\nSigned-off-by: ${who.name} <${who.email}>\n`;
+  }
+
+  const author = await ctx.identity("author");
+  const committer = await ctx.identity("committer");
+  if (a.get("--author")) Object.assign(author, parseAuthor(a.get("--author")!));
+  // --amend and -C reuse the old commit's author (name, email and date), as git does.
+  const reused = a.has("--amend") && head ? head : a.get("-C") !== undefined ? await ctx.resolveCommit(a.get("-C")!) : null;
+  if (reused && !a.get("--author")) {
+    const { commit } = await git.readCommit({ ...ctx.a, oid: reused });
+    Object.assign(author, { ...commit.author });
+  }
+  if (a.has("--dry-run")) {
+    ctx.out(await longStatus(ctx, await statusData(ctx)));
+    return 0;
+  }
+  const oid = await git.commit({ ...ctx.a, message, author, committer, amend: a.has("--amend") });
+  ctx.invalidate();
+  if (a.has("-q")) return 0;
+  const branch = await ctx.branch();
+  const root = parentOid === null ? " (root-commit)" : "";
+  const where = branch ? `${branch}${root}` : `detached HEAD${root}`;
+  let out = `[${where} ${oid.slice(0, 7)}] ${message.split("\n")[0]}\n`;
+  if (author.name !== committer.name || author.email !== committer.email) out += ` Author: ${author.name} <${author.email}>\n`;
+  if (reused) out += ` Date: ${formatGitDate(author.timestamp, author.timezoneOffset)}\n`;
+  const diffs = await fileDiffs(ctx, changes);
+  const ins = diffs.reduce((n, d) => n + d.added, 0);
+  const del = diffs.reduce((n, d) => n + d.deleted, 0);
+  if (diffs.length > 0) out += statSummary(diffs.length, ins, del) + "\n";
+  out += formatSummaryLines(changes);
+  ctx.out(out);
+  return 0;
+}

@@ -1,0 +1,122 @@
+/** git diff. */
+import git from "isomorphic-git";
+import type { GitContext, TreeMap } from "./context";
+import { EMPTY_TREE } from "./context";
+import { diffTrees, fileDiff, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "./diff";
+import { fatal, parseArgs } from "./util";
+
+export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> {
+  const a = parseArgs(args, {
+    bool: [
+      "--cached", "--staged", "--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--exit-code", "--quiet",
+      "-p", "--patch", "-s", "--no-patch", "--no-renames", "-M", "--no-color", "--color", "-R", "--raw", "--no-ext-diff", "-w", "--ignore-all-space",
+    ],
+    value: ["-U", "--unified", "--diff-filter"],
+    alias: { "--staged": "--cached", "--unified": "-U", "--patch": "-p", "--no-patch": "-s" },
+    revisionStyle: true,
+    usage: "git diff [<options>] [<commit>] [--] [<path>...]",
+  });
+  // Positionals: revisions first, then (without "--") paths that must exist.
+  const revs: string[] = [];
+  let paths: string[] = [...(a.afterDashDash ?? [])];
+  const pos = a.positionals;
+  let i = 0;
+  for (; i < pos.length; i++) {
+    const p = pos[i]!;
+    const range = /^(.*?)(\.\.\.?)(.*)$/.exec(p);
+    if (range && (await ctx.tryResolveCommit(range[1] || "HEAD")) && (await ctx.tryResolveCommit(range[3] || "HEAD"))) {
+      revs.push(p);
+      continue;
+    }
+    if (await ctx.tryResolveCommit(p)) {
+      revs.push(p);
+      continue;
+    }
+    break;
+  }
+  const rest = pos.slice(i);
+  if (rest.length > 0) {
+    if (a.afterDashDash !== null) throw fatal(`bad revision '${rest[0]}'`);
+    for (const r of rest) {
+      const rel = ctx.repoPath(r);
+      const known = [...(await ctx.index()).keys()].some((k) => k === rel || k.startsWith(rel + "/"));
+      const onDisk = await ctx.fs.promises.lstat(ctx.abs(rel)).then(
+        () => true,
+        () => false,
+      );
+      if (!known && !onDisk) {
+        throw fatal(
+          `ambiguous argument '${r}': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'`,
+        );
+      }
+    }
+    paths = [...rest, ...paths];
+  }
+
+  let left: TreeMap;
+  let right: TreeMap;
+  const cached = a.has("--cached");
+  const treeOrEmpty = async (oid: string | null) => ctx.treeOf(oid ?? EMPTY_TREE);
+  if (revs.length === 0) {
+    if (cached) {
+      left = await treeOrEmpty(await ctx.headOid());
+      right = await ctx.index();
+    } else {
+      left = await ctx.index();
+      right = await ctx.worktree();
+    }
+  } else if (revs.length === 1) {
+    const r = revs[0]!;
+    const range = /^(.*?)(\.\.\.?)(.*)$/.exec(r);
+    if (range) {
+      let l = await ctx.resolveCommit(range[1] || "HEAD");
+      const rr = await ctx.resolveCommit(range[3] || "HEAD");
+      if (range[2] === "...") {
+        const bases = (await git.findMergeBase({ ...ctx.a, oids: [l, rr] })) as string[];
+        if (bases[0]) l = bases[0];
+      }
+      left = await ctx.treeOf(l);
+      right = await ctx.treeOf(rr);
+    } else {
+      left = await ctx.treeOf(await ctx.resolveCommit(r));
+      // `git diff <commit>`: the commit against the tracked files as they are on disk.
+      right = cached ? await ctx.index() : await ctx.worktree();
+    }
+  } else if (revs.length === 2) {
+    if (cached) throw fatal("--cached and two commits are incompatible");
+    left = await ctx.treeOf(await ctx.resolveCommit(revs[0]!));
+    right = await ctx.treeOf(await ctx.resolveCommit(revs[1]!));
+  } else {
+    throw fatal("combined diffs of more than two commits are not supported in this shell");
+  }
+  if (a.has("-R")) [left, right] = [right, left];
+
+  const filter = paths.length > 0 ? ctx.pathspec(paths) : undefined;
+  let changes = diffTrees(left, right, filter, !a.has("--no-renames"));
+  const df = a.get("--diff-filter");
+  if (df) {
+    const include = df.replace(/[a-z]/g, "");
+    const exclude = df.replace(/[A-Z]/g, "").toUpperCase();
+    changes = changes.filter((c) => (include === "" || include.includes(c.status)) && !exclude.includes(c.status));
+  }
+  const quiet = a.has("--quiet");
+  if (!quiet && changes.length > 0) {
+    const context = a.get("-U") !== undefined ? Number(a.get("-U")) : 3;
+    const wantsStatLike = a.has("--stat") || a.has("--numstat") || a.has("--shortstat");
+    const diffs = [];
+    for (const c of changes) diffs.push(await fileDiff(ctx, c, context));
+    const patch = !a.has("-s") && (a.has("-p") || !(wantsStatLike || a.has("--name-only") || a.has("--name-status")));
+    let out = "";
+    if (a.has("--numstat")) out += formatNumstat(diffs);
+    if (a.has("--stat")) out += formatStatLines(diffs);
+    else if (a.has("--shortstat")) out += formatShortStat(diffs);
+    if (a.has("--name-only")) out += formatNameOnly(changes);
+    if (a.has("--name-status")) out += formatNameStatus(changes);
+    if (patch) {
+      if (wantsStatLike) out += "\n";
+      for (const d of diffs) out += patchText(ctx, d);
+    }
+    ctx.out(out);
+  }
+  return (a.has("--exit-code") || quiet) && changes.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,137 @@
+/**
+ * The shell's `git` command (a just-bash custom command over isomorphic-git).
+ *
+ * It reads and writes `.git` through the raw fs (the only writer of `.git` in the shell);
+ * work-tree changes it makes go through WorkspaceFs with origin "git". In read-only (Plan)
+ * mode only read subcommands run, and the fs they get refuses every write anyway.
+ */
+import type { Command, ExecResult, ResolvedCommandContext } from "just-bash";
+import { toWorkspacePath } from "../paths";
+import { cmdBranch, cmdCheckout, cmdSwitch } from "./branch";
+import { cmdCommit } from "./commit";
+import { GitContext, type GitEnvOptions } from "./context";
+import { cmdDiff } from "./diffcmd";
+import { cmdLog, cmdShow } from "./log";
+import { cmdBlame, cmdCatFile, cmdConfig, cmdGrep, cmdInit, cmdLsFiles, cmdRevParse, cmdTag } from "./misc";
+import { cmdAdd, cmdMv, cmdReset, cmdRestore, cmdRm } from "./stage";
+import { cmdStash } from "./stash";
+import { cmdStatus } from "./status";
+import { GitError } from "./util";
+
+type Sub = (ctx: GitContext, args: string[]) => Promise<number>;
+
+const SUBCOMMANDS: Record<string, Sub> = {
+  status: cmdStatus,
+  log: cmdLog,
+  show: cmdShow,
+  diff: cmdDiff,
+  add: cmdAdd,
+  rm: cmdRm,
+  mv: cmdMv,
+  restore: cmdRestore,
+  reset: cmdReset,
+  commit: cmdCommit,
+  branch: cmdBranch,
+  switch: cmdSwitch,
+  checkout: cmdCheckout,
+  stash: cmdStash,
+  tag: cmdTag,
+  "rev-parse": cmdRevParse,
+  "ls-files": cmdLsFiles,
+  blame: cmdBlame,
+  grep: cmdGrep,
+  init: cmdInit,
+  config: cmdConfig,
+  "cat-file": cmdCatFile,
+};
+
+/** Subcommand names, for completion and help. */
+export const GIT_SUBCOMMANDS = Object.keys(SUBCOMMANDS).sort();
+
+/** Subcommands that only read (the only ones Plan mode runs; some refuse their writing forms). */
+export const GIT_READ_SUBCOMMANDS = new Set(["status", "log", "show", "diff", "branch", "rev-parse", "ls-files", "blame", "grep", "tag", "config", "stash", "cat-file"]);
+
+const USAGE = `usage: git [-C <path>] [-c <name>=<value>] [--no-pager] <command> [<args>]
+
+These are the git commands available in this shell:
+   init, status, add, rm, mv, restore, reset, commit, log, show, diff, branch,
+   switch, checkout, stash, tag, rev-parse, ls-files, blame, grep, config, cat-file
+(no remotes: clone, fetch, pull and push are not available here)
+`;
+
+export function createGitCommand(jb: Pick<typeof import("just-bash"), "defineCommand">, opts: GitEnvOptions): Command {
+  return jb.defineCommand("git", async (args: string[], ctx: ResolvedCommandContext) => runGit(opts, args, ctx.cwd, ctx.env, decodeStdin(ctx.stdin)));
+}
+
+function decodeStdin(stdin: unknown): string {
+  const s = typeof stdin === "string" ? stdin : String(stdin ?? "");
+  // just-bash hands stdin over as a latin1-shaped byte string.
+  const bytes = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 0xff;
+  return new TextDecoder().decode(bytes);
+}
+
+/** Run one git command line (argv without "git") in shell directory `cwd`. */
+export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, env: Map<string, string>, stdin = ""): Promise<ExecResult> {
+  let args = [...argv];
+  let cwdPath = cwd;
+  // Global options.
+  while (args.length > 0 && args[0]!.startsWith("-")) {
+    const g = args[0]!;
+    if (g === "--no-pager" || g === "-P" || g === "--paginate" || g === "-p" || g === "--no-optional-locks" || g === "--literal-pathspecs") args = args.slice(1);
+    else if (g === "-C" && args.length > 1) {
+      cwdPath = args[1]!.startsWith("/") ? args[1]! : cwdPath.replace(/\/$/, "") + "/" + args[1]!;
+      args = args.slice(2);
+    } else if (g === "-c" && args.length > 1) args = args.slice(2);
+    else if (g === "--version") return { stdout: "git version 2.39.0 (isomorphic-git)\n", stderr: "", exitCode: 0 };
+    else if (g === "--help" || g === "-h") return { stdout: USAGE, stderr: "", exitCode: 0 };
+    else return { stdout: "", stderr: `unknown option: ${g}\n${USAGE}`, exitCode: 129 };
+  }
+  const sub = args[0];
+  if (sub === undefined || sub === "help") return { stdout: USAGE, stderr: "", exitCode: sub === undefined ? 1 : 0 };
+  if (sub === "version") return { stdout: "git version 2.39.0 (isomorphic-git)\n", stderr: "", exitCode: 0 };
+  const handler = SUBCOMMANDS[sub];
+  if (!handler) {
+    const remote = ["clone", "fetch", "pull", "push", "remote", "submodule"].includes(sub);
+    const msg = remote
+      ? `git: '${sub}' is not available in this shell (the browser workspace has no network remotes)\n`
+      : `git: '${sub}' is not a git command. See 'git --help'.\n`;
+    return { stdout: "", stderr: msg, exitCode: 1 };
+  }
+  const cwdRel = toWorkspacePath(opts.mountPoint, cwdPath, cwd);
+  if (cwdRel === null) return { stdout: "", stderr: "fatal: not a git repository (or any of the parent directories): .git\n", exitCode: 128 };
+  const ctx = new GitContext(opts, cwdRel, env);
+  ctx.stdin = stdin;
+  let exitCode: number;
+  opts.onRawChange?.();
+  try {
+    if (opts.readOnly && !GIT_READ_SUBCOMMANDS.has(sub)) ctx.assertWritable(sub);
+    if (sub !== "init") await ctx.requireRepo();
+    exitCode = await handler(ctx, args.slice(1));
+  } catch (err) {
+    exitCode = reportError(ctx, err);
+  } finally {
+    opts.onRawChange?.();
+  }
+  const { stdout, bytes } = ctx.stdoutResult();
+  const result: ExecResult = { stdout, stderr: ctx.stderr, exitCode };
+  if (bytes) {
+    result.stdoutKind = "bytes";
+    result.stdoutEncoding = "binary";
+  }
+  return result;
+}
+
+function reportError(ctx: GitContext, err: unknown): number {
+  if (err instanceof GitError) {
+    ctx.err(err.message.endsWith("\n") ? err.message : err.message + "\n");
+    return err.exitCode;
+  }
+  const e = err as { code?: string; message?: string };
+  if (e?.code === "EROFS") {
+    ctx.err("fatal: the workspace is read-only (Plan mode)\n");
+    return 128;
+  }
+  ctx.err(`fatal: ${(e?.message ?? String(err)).replace(/\n+$/, "")}\n`);
+  return 128;
+}

@@ -1,0 +1,194 @@
+/** git status: long form (default), -s/--short, --porcelain, -b. */
+import type { StatusEntry } from "../../git/status";
+import type { GitContext } from "./context";
+import { cquote, GitError, parseArgs } from "./util";
+
+type Line = { x: string; y: string; path: string; from?: string };
+
+export type StatusData = {
+  branch: string | null;
+  head: string | null;
+  staged: Line[];
+  unstaged: Line[];
+  untracked: string[];
+  /** -uno: untracked files were not looked at. */
+  untrackedHidden: boolean;
+};
+
+/** Status entries with staged exact renames paired and untracked directories collapsed. */
+export async function statusData(ctx: GitContext, opts: { untracked: "no" | "normal" | "all" } = { untracked: "normal" }): Promise<StatusData> {
+  const entries = await ctx.status();
+  const head = await ctx.headOid();
+  const branch = await ctx.branch();
+  const staged: Line[] = [];
+  const unstaged: Line[] = [];
+  const untrackedFiles: string[] = [];
+  const byPath = new Map<string, Line>();
+  for (const e of entries) {
+    if (e.index === "?") {
+      untrackedFiles.push(e.path);
+      continue;
+    }
+    byPath.set(e.path, { x: e.index, y: e.worktree, path: e.path });
+  }
+  await pairRenames(ctx, entries, byPath, head);
+  for (const line of byPath.values()) {
+    if (line.x !== " ") staged.push(line);
+    if (line.y !== " ") unstaged.push(line);
+  }
+  let untracked: string[] = [];
+  if (opts.untracked === "all") untracked = untrackedFiles;
+  else if (opts.untracked === "normal") untracked = await collapseUntracked(ctx, untrackedFiles);
+  const sortLines = (l: Line[]) => l.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { branch, head, staged: sortLines(staged), unstaged: sortLines(unstaged), untracked, untrackedHidden: opts.untracked === "no" };
+}
+
+async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<string, Line>, head: string | null): Promise<void> {
+  const deleted = entries.filter((e) => e.index === "D");
+  const added = entries.filter((e) => e.index === "A");
+  if (deleted.length === 0 || added.length === 0 || head === null) return;
+  const [tree, index] = await Promise.all([ctx.treeOf(head), ctx.index()]);
+  const bySrcOid = new Map<string, string[]>();
+  for (const d of deleted) {
+    const oid = tree.get(d.path)?.oid;
+    if (!oid) continue;
+    bySrcOid.set(oid, [...(bySrcOid.get(oid) ?? []), d.path]);
+  }
+  for (const a of added) {
+    const oid = index.get(a.path)?.oid;
+    const srcs = oid ? bySrcOid.get(oid) : undefined;
+    if (!srcs || srcs.length === 0) continue;
+    const src = srcs.shift()!;
+    const srcLine = byPath.get(src);
+    const dstLine = byPath.get(a.path);
+    if (!srcLine || !dstLine || srcLine.y !== " ") continue;
+    byPath.delete(src);
+    dstLine.x = "R";
+    dstLine.from = src;
+  }
+}
+
+/** `-unormal`: an untracked directory with no tracked file inside is shown once, as "dir/". */
+export async function collapseUntracked(ctx: GitContext, files: string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  const index = await ctx.index();
+  const trackedDirs = new Set<string>();
+  for (const p of index.keys()) {
+    let i = p.indexOf("/");
+    while (i !== -1) {
+      trackedDirs.add(p.slice(0, i));
+      i = p.indexOf("/", i + 1);
+    }
+  }
+  const out = new Set<string>();
+  for (const f of files) {
+    const parts = f.split("/");
+    let shown = f;
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      if (!trackedDirs.has(dir)) {
+        shown = dir + "/";
+        break;
+      }
+    }
+    out.add(shown);
+  }
+  return [...out].sort();
+}
+
+const LABELS: Record<string, string> = { M: "modified:", A: "new file:", D: "deleted:", R: "renamed:", T: "typechange:" };
+/** git pads every label to the longest one ("typechange:") plus a space. */
+const LABEL_WIDTH = 12;
+
+function label(code: string): string {
+  const l = LABELS[code] ?? "unknown:";
+  return l + " ".repeat(LABEL_WIDTH - l.length);
+}
+
+export async function longStatus(ctx: GitContext, data: StatusData, opts: { forCommit?: boolean } = {}): Promise<string> {
+  let out = "";
+  if (data.branch) out += `On branch ${data.branch}\n`;
+  else out += `HEAD detached at ${ctx.abbrev(data.head ?? "")}\n`;
+  const initial = data.head === null;
+  if (initial) out += "\nNo commits yet\n\n";
+  const show = (p: string) => cquote(ctx.display(p));
+  if (data.staged.length > 0) {
+    out += "Changes to be committed:\n";
+    if (!opts.forCommit) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
+    for (const l of data.staged) out += `\t${label(l.x)}${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
+    out += "\n";
+  }
+  if (data.unstaged.length > 0) {
+    out += "Changes not staged for commit:\n";
+    if (!opts.forCommit) {
+      const hasDel = data.unstaged.some((l) => l.y === "D");
+      out += hasDel ? '  (use "git add/rm <file>..." to update what will be committed)\n' : '  (use "git add <file>..." to update what will be committed)\n';
+      out += '  (use "git restore <file>..." to discard changes in working directory)\n';
+    }
+    for (const l of data.unstaged) out += `\t${label(l.y)}${show(l.path)}\n`;
+    out += "\n";
+  }
+  if (data.untracked.length > 0) {
+    out += "Untracked files:\n";
+    if (!opts.forCommit) out += '  (use "git add <file>..." to include in what will be committed)\n';
+    for (const p of data.untracked) out += `\t${show(p)}\n`;
+    out += "\n";
+  } else if (data.untrackedHidden && data.staged.length > 0) {
+    out += "Untracked files not listed (use -u option to show untracked files)\n";
+  }
+  if (data.staged.length === 0) {
+    if (data.unstaged.length > 0) out += 'no changes added to commit (use "git add" and/or "git commit -a")\n';
+    else if (data.untracked.length > 0) out += 'nothing added to commit but untracked files present (use "git add" to track)\n';
+    else if (initial) out += 'nothing to commit (create/copy files and use "git add" to track)\n';
+    else if (data.untrackedHidden) out += "nothing to commit (use -u to show untracked files)\n";
+    else out += "nothing to commit, working tree clean\n";
+  }
+  return out;
+}
+
+export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain: boolean; branch: boolean }): string {
+  let out = "";
+  if (opts.branch) {
+    if (data.branch && data.head === null) out += `## No commits yet on ${data.branch}\n`;
+    else if (data.branch) out += `## ${data.branch}\n`;
+    else out += "## HEAD (no branch)\n";
+  }
+  const show = (p: string) => cquote(opts.porcelain ? p : ctx.display(p), true);
+  const lines = new Map<string, Line>();
+  for (const l of [...data.staged, ...data.unstaged]) lines.set(l.path, l);
+  const sorted = [...lines.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const l of sorted) out += `${l.x}${l.y} ${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
+  for (const p of data.untracked) out += `?? ${show(p)}\n`;
+  return out;
+}
+
+export async function cmdStatus(ctx: GitContext, args: string[]): Promise<number> {
+  const a = parseArgs(args, {
+    bool: ["-s", "--short", "-b", "--branch", "--long", "-z", "--no-renames", "-v"],
+    optional: ["-u", "--untracked-files", "--porcelain"],
+    value: ["--ignored"],
+    alias: { "--short": "-s", "--branch": "-b", "--untracked-files": "-u" },
+    usage: "git status [<options>] [--] [<pathspec>...]",
+  });
+  const porcelainValue = a.get("--porcelain");
+  if (porcelainValue !== undefined && porcelainValue !== "" && porcelainValue !== "v1") {
+    throw new GitError(`fatal: unsupported porcelain version '${porcelainValue}'\n`, 128);
+  }
+  const u = a.get("-u");
+  const untracked = u === undefined ? "normal" : u === "" || u === "all" ? "all" : u === "no" ? "no" : "normal";
+  const data = await statusData(ctx, { untracked });
+  const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
+  if (specs.length > 0) {
+    const match = ctx.pathspec(specs);
+    data.staged = data.staged.filter((l) => match(l.path) || (l.from !== undefined && match(l.from)));
+    data.unstaged = data.unstaged.filter((l) => match(l.path));
+    data.untracked = data.untracked.filter((p) => match(p.replace(/\/$/, "")) || specs.some((s) => ctx.repoPath(s).startsWith(p)));
+  }
+  const porcelain = a.has("--porcelain");
+  if (porcelain || a.has("-s")) {
+    ctx.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b") }));
+  } else {
+    ctx.out(await longStatus(ctx, data));
+  }
+  return 0;
+}

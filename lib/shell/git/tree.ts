@@ -1,0 +1,149 @@
+/** Writing trees, and making the index / work tree match a commit (reset, checkout, stash). */
+import git from "isomorphic-git";
+import type { GitContext, TreeEntry, TreeMap } from "./context";
+import { diffTrees } from "./diff";
+import { GitError } from "./util";
+
+/** Write the (nested) trees for a flat path → blob map; returns the root tree oid. */
+export async function buildTree(ctx: GitContext, map: TreeMap): Promise<string> {
+  type Dir = { files: Map<string, TreeEntry>; dirs: Map<string, Dir> };
+  const root: Dir = { files: new Map(), dirs: new Map() };
+  for (const [path, e] of map) {
+    const parts = path.split("/");
+    let d = root;
+    for (const part of parts.slice(0, -1)) {
+      let next = d.dirs.get(part);
+      if (!next) {
+        next = { files: new Map(), dirs: new Map() };
+        d.dirs.set(part, next);
+      }
+      d = next;
+    }
+    d.files.set(parts[parts.length - 1]!, e);
+  }
+  const write = async (d: Dir): Promise<string> => {
+    const entries: { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" }[] = [];
+    for (const [name, sub] of d.dirs) entries.push({ mode: "040000", path: name, oid: await write(sub), type: "tree" });
+    for (const [name, e] of d.files) {
+      entries.push({ mode: e.mode.toString(8).padStart(6, "0"), path: name, oid: e.oid, type: e.mode === 0o160000 ? "commit" : "blob" });
+    }
+    return git.writeTree({ ...ctx.a, tree: entries });
+  };
+  return write(root);
+}
+
+/** Make index entries (filtered) equal to the commit's tree (null = empty tree). */
+export async function resetIndexTo(ctx: GitContext, commitOid: string | null, filter?: (p: string) => boolean): Promise<string[]> {
+  const index = await ctx.index();
+  const target = await ctx.treeOf(commitOid);
+  const changed: string[] = [];
+  for (const c of diffTrees(index, target, filter, false)) {
+    if (c.new && commitOid) await git.resetIndex({ ...ctx.a, filepath: c.path, ref: commitOid });
+    else await git.remove({ ...ctx.a, filepath: c.path });
+    changed.push(c.path);
+  }
+  ctx.invalidate();
+  return changed;
+}
+
+/**
+ * Make the work tree and the index match `commitOid` for `paths` (all tracked and target paths
+ * when omitted): rewrites files whose content or mode differ, deletes tracked files the
+ * target lacks. Untracked files are left alone.
+ */
+export async function applyTree(ctx: GitContext, commitOid: string | null, paths?: Set<string>): Promise<void> {
+  const index = await ctx.index();
+  const target = await ctx.treeOf(commitOid);
+  const dirty = new Set<string>();
+  for (const e of await ctx.status()) if (e.index !== "?" && e.worktree !== " ") dirty.add(e.path);
+  const all = paths ?? new Set<string>([...index.keys(), ...target.keys()]);
+  const sorted = [...all].sort();
+  for (const p of sorted) {
+    const t = target.get(p);
+    const i = index.get(p);
+    const same = t && i && t.oid === i.oid && t.mode === i.mode;
+    if (t) {
+      if (!same || dirty.has(p)) await ctx.writeWorktree(p, t);
+    } else if (i || dirty.has(p)) {
+      await ctx.removeWorktree(p);
+    }
+  }
+  for (const p of sorted) {
+    const t = target.get(p);
+    const i = index.get(p);
+    if (t && commitOid) {
+      if (!i || i.oid !== t.oid || i.mode !== t.mode || dirty.has(p)) await git.resetIndex({ ...ctx.a, filepath: p, ref: commitOid });
+    } else if (i) {
+      await git.remove({ ...ctx.a, filepath: p });
+    }
+  }
+  ctx.invalidate();
+}
+
+/** Write `head` (a branch name or a detached commit) to HEAD. */
+export async function setHead(ctx: GitContext, head: { branch: string } | { oid: string }): Promise<void> {
+  if ("branch" in head) {
+    await git.writeRef({ ...ctx.a, ref: "HEAD", value: `refs/heads/${head.branch}`, symbolic: true, force: true });
+  } else {
+    await git.writeRef({ ...ctx.a, ref: "HEAD", value: head.oid, force: true });
+  }
+}
+
+/** Move what HEAD points at (the branch, or HEAD itself when detached) to `oid`. */
+export async function moveHead(ctx: GitContext, oid: string): Promise<void> {
+  const branch = await ctx.branch();
+  await git.writeRef({ ...ctx.a, ref: branch ? `refs/heads/${branch}` : "HEAD", value: oid, force: true });
+}
+
+export async function writeOrigHead(ctx: GitContext, oid: string | null): Promise<void> {
+  if (!oid) return;
+  await ctx.fs.promises.writeFile(`${ctx.gitdir}/ORIG_HEAD`, oid + "\n");
+}
+
+/**
+ * Switch the work tree from HEAD to `targetOid`, carrying local changes along when the files
+ * they touch are the same in both commits (as git does); otherwise refuse without changing
+ * anything.
+ */
+export async function switchTree(ctx: GitContext, targetOid: string, opts: { force?: boolean; verb?: string } = {}): Promise<void> {
+  const head = await ctx.headOid();
+  const headTree = await ctx.treeOf(head);
+  const targetTree = await ctx.treeOf(targetOid);
+  const between = new Set(diffTrees(headTree, targetTree, undefined, false).map((c) => c.path));
+  const entries = await ctx.status();
+  const dirty = entries.filter((e) => e.index !== "?" && (e.index !== " " || e.worktree !== " "));
+  if (opts.force) {
+    await applyTree(ctx, targetOid);
+    return;
+  }
+  const conflicts = dirty.filter((e) => between.has(e.path)).map((e) => e.path);
+  if (conflicts.length > 0) {
+    throw new GitError(
+      `error: Your local changes to the following files would be overwritten by ${opts.verb ?? "checkout"}:\n${conflicts.map((p) => `\t${ctx.display(p)}\n`).join("")}Please commit your changes or stash them before you switch branches.\nAborting\n`,
+      1,
+    );
+  }
+  const untracked = entries.filter((e) => e.index === "?").map((e) => e.path);
+  const inTheWay = untracked.filter((u) => between.has(u) && !headTree.has(u) && targetTree.has(u));
+  // An untracked file standing where the target has a directory.
+  for (const p of between) {
+    if (!targetTree.has(p)) continue;
+    for (const u of untracked) if (p.startsWith(u + "/") && !inTheWay.includes(u)) inTheWay.push(u);
+  }
+  if (inTheWay.length > 0) {
+    // Identical content is not "in the way".
+    const really: string[] = [];
+    for (const u of inTheWay) {
+      const bytes = await ctx.readWorktree(u);
+      const t = targetTree.get(u);
+      if (!bytes || !t || (await git.hashBlob({ object: bytes })).oid !== t.oid) really.push(u);
+    }
+    if (really.length > 0) {
+      throw new GitError(
+        `error: The following untracked working tree files would be overwritten by ${opts.verb ?? "checkout"}:\n${really.map((p) => `\t${ctx.display(p)}\n`).join("")}Please move or remove them before you switch branches.\nAborting\n`,
+        1,
+      );
+    }
+  }
+  await applyTree(ctx, targetOid, between);
+}
