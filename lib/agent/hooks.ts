@@ -1,0 +1,200 @@
+/**
+ * The hook pipeline: seven points the modes and plugins issues register into.
+ *
+ *   beforeRun   { snapshot, prompt }                         → { stop?, reason? }
+ *   afterRun    { snapshot, result }                         → void        (completed | aborted | failed)
+ *   beforeModel { snapshot, request: { system, messages, tools } } → { stop?, reason?, system?, messages?, tools? }
+ *   afterModel  { snapshot, message, finishReason, usage }   → { stop?, reason?, continueWith? }
+ *   beforeTool  { snapshot, tool, toolCall, input }          → { skip?, stop?, reason?, input? }
+ *   afterTool   { snapshot, tool, toolCall, input, result, durationMs } → { stop?, reason?, result? }
+ *   onEvent     event                                        → void        (every event; not awaited)
+ *
+ * `continueWith` (afterModel, when the model made no tool call): add that text as a notice to
+ * the conversation and give the model one more turn instead of ending the run — how Plan mode
+ * nudges a model that answered without submitting a plan.
+ *
+ * Order: ascending `priority` (the mode guard registers at MODE_GUARD_PRIORITY, before
+ * everything), then registration order (plugins in load order, default priority 0). The first
+ * `skip` or `stop` short-circuits the remaining hooks of that point; `input` replacements chain.
+ *
+ * Failure: a hook that throws or exceeds its timeout (default 3 s) is reported as a hook-error
+ * event. For beforeTool that refuses the call (fail closed); everywhere else the run goes on.
+ */
+import type { AgentEvent } from "./events";
+import type { AgentMessage } from "./messages";
+import type { AgentMode, RunResult, UsageTotals } from "./types";
+import type { ToolDefinition, ToolResult } from "../tools/define";
+
+export type HookSnapshot = {
+  sessionId: string;
+  workspaceId: string;
+  runId: string;
+  run: number;
+  /** Model calls so far in this run (0 before the first). */
+  iteration: number;
+  /** The mode now (a switch mid-run is seen by the very next hook). */
+  mode: AgentMode;
+  messages: readonly AgentMessage[];
+};
+
+export type ModelRequestView = {
+  system: string;
+  messages: AgentMessage[];
+  /** Names of the tools offered to the model. */
+  tools: string[];
+};
+
+export type ToolCallView = { id: string; name: string };
+
+export type StopDecision = { stop?: boolean; reason?: string };
+export type BeforeModelDecision = StopDecision & { system?: string; messages?: AgentMessage[]; tools?: string[] };
+export type AfterModelDecision = StopDecision & { continueWith?: string };
+export type BeforeToolDecision = { skip?: boolean; stop?: boolean; reason?: string; input?: unknown };
+export type AfterToolDecision = StopDecision & { result?: Partial<ToolResult> };
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface AgentHooks {
+  beforeRun?(ctx: { snapshot: HookSnapshot; prompt: string }): MaybePromise<StopDecision | void>;
+  afterRun?(ctx: { snapshot: HookSnapshot; result: RunResult }): MaybePromise<void>;
+  beforeModel?(ctx: { snapshot: HookSnapshot; request: ModelRequestView }): MaybePromise<BeforeModelDecision | void>;
+  afterModel?(ctx: { snapshot: HookSnapshot; message: AgentMessage; finishReason: string; usage: UsageTotals }): MaybePromise<AfterModelDecision | void>;
+  beforeTool?(ctx: { snapshot: HookSnapshot; tool: ToolDefinition | undefined; toolCall: ToolCallView; input: unknown }): MaybePromise<BeforeToolDecision | void>;
+  afterTool?(ctx: {
+    snapshot: HookSnapshot;
+    tool: ToolDefinition;
+    toolCall: ToolCallView;
+    input: unknown;
+    result: ToolResult;
+    durationMs: number;
+  }): MaybePromise<AfterToolDecision | void>;
+  onEvent?(event: AgentEvent): MaybePromise<void>;
+}
+
+export type HookPoint = keyof AgentHooks;
+export const HOOK_POINTS: readonly HookPoint[] = ["beforeRun", "afterRun", "beforeModel", "afterModel", "beforeTool", "afterTool", "onEvent"];
+
+export type HookRegistration = {
+  /** Shown in hook-error events ("mode-guard", "plugin:env-blocker", …). */
+  name: string;
+  hooks: AgentHooks;
+  /** Lower runs first; default 0. */
+  priority?: number;
+  /** Per-call timeout (default 3000 ms). */
+  timeoutMs?: number;
+};
+
+/** Priority of the mode guard: before every plugin. */
+export const MODE_GUARD_PRIORITY = -1000;
+export const DEFAULT_HOOK_TIMEOUT_MS = 3000;
+
+type Entry = HookRegistration & { order: number };
+
+export type HookFailure = { point: HookPoint; hook: string; message: string };
+
+export class HookRegistry {
+  private entries: Entry[] = [];
+  private counter = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /** Register; returns the function that unregisters. */
+  register(reg: HookRegistration): () => void {
+    if (!reg || typeof reg.name !== "string" || !reg.hooks || typeof reg.hooks !== "object") {
+      throw new TypeError("register({ name, hooks, priority?, timeoutMs? }) needs a name and a hooks object");
+    }
+    for (const key of Object.keys(reg.hooks)) {
+      if (!HOOK_POINTS.includes(key as HookPoint)) throw new TypeError(`Unknown hook point "${key}" in ${reg.name}; known: ${HOOK_POINTS.join(", ")}`);
+    }
+    const entry: Entry = { ...reg, order: this.counter++ };
+    this.entries.push(entry);
+    this.entries.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0) || a.order - b.order);
+    this.changed();
+    return () => {
+      this.entries = this.entries.filter((e) => e !== entry);
+      this.changed();
+    };
+  }
+
+  /** Registrations in the order they run. */
+  list(): readonly HookRegistration[] {
+    return this.entries;
+  }
+
+  has(point: HookPoint): boolean {
+    return this.entries.some((e) => typeof e.hooks[point] === "function");
+  }
+
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  /**
+   * Run every hook of `point` in order. `step` receives each hook's result and returns true to
+   * stop the chain. Failures are reported to `onFailure`; with `failClosed` the first failure
+   * ends the chain and is returned (the caller then refuses).
+   */
+  async runChain<C, R>(
+    point: Exclude<HookPoint, "onEvent">,
+    ctx: () => C,
+    step: (result: R | void, name: string) => boolean,
+    onFailure: (f: HookFailure) => void,
+    failClosed = false,
+  ): Promise<HookFailure | undefined> {
+    for (const e of [...this.entries]) {
+      const fn = e.hooks[point] as ((c: C) => R | void | Promise<R | void>) | undefined;
+      if (typeof fn !== "function") continue;
+      let result: R | void;
+      try {
+        result = await withTimeout(() => fn.call(e.hooks, ctx()), e.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, `${e.name}.${point}`);
+      } catch (err) {
+        const failure: HookFailure = { point, hook: e.name, message: errorText(err) };
+        onFailure(failure);
+        if (failClosed) return failure;
+        continue;
+      }
+      if (step(result, e.name)) return undefined;
+    }
+    return undefined;
+  }
+
+  /** onEvent: called for every event, not awaited; failures reported through `onFailure`. */
+  dispatchEvent(event: AgentEvent, onFailure: (f: HookFailure) => void): void {
+    for (const e of this.entries) {
+      const fn = e.hooks.onEvent;
+      if (typeof fn !== "function") continue;
+      try {
+        const r = fn.call(e.hooks, event);
+        if (r && typeof (r as Promise<void>).then === "function") {
+          withTimeout(() => r as Promise<void>, e.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, `${e.name}.onEvent`).catch((err) =>
+            onFailure({ point: "onEvent", hook: e.name, message: errorText(err) }),
+          );
+        }
+      } catch (err) {
+        onFailure({ point: "onEvent", hook: e.name, message: errorText(err) });
+      }
+    }
+  }
+}
+
+async function withTimeout<T>(fn: () => T | Promise<T>, ms: number, label: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(fn),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${label} timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

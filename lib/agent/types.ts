@@ -1,0 +1,109 @@
+/**
+ * Shared types of the agent core: modes, run results, usage, the dependencies a session is
+ * given (workspace, checkpoints, shell) and the settings it persists. Dependencies are
+ * interfaces so tests pass fakes; `createWorkspaceAgentDeps` (./workspace-deps.ts) wires the
+ * real lib/checkpoints and lib/shell.
+ */
+import type { WorkspaceFs } from "../fs/workspace-fs";
+import type { ShellLike } from "../tools/define";
+
+export type { ShellLike } from "../tools/define";
+
+/** The built-in modes. The modes issue gives each a capability profile. */
+export type AgentMode = "act" | "plan" | "review";
+export const AGENT_MODES: readonly AgentMode[] = ["act", "plan", "review"];
+
+/** How a run ended (afterRun and run-finished carry it). */
+export type RunStatus = "completed" | "aborted" | "failed";
+
+export type UsageTotals = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  /** US dollars; undefined when a model without a price was used. */
+  costUsd?: number;
+  /** Model calls counted. */
+  requests: number;
+};
+
+export function emptyUsage(): UsageTotals {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costUsd: 0, requests: 0 };
+}
+
+/** A run's checkpoint, as recorded on the session. */
+export type CheckpointEntry = {
+  run: number;
+  runId: string;
+  ref: string;
+  oid: string;
+  createdAt: number;
+  label?: string;
+  /** The user prompt that started the run (edit & resend restores to this). */
+  messageId?: string;
+  /** Time the snapshot took. */
+  ms?: number;
+};
+
+export type RunResult = {
+  runId: string;
+  run: number;
+  status: RunStatus;
+  /** Why it stopped, when not simply completed (error message, hook reason, "Stopped by the user"…). */
+  reason?: string;
+  /** The completion tool's summary, or the last assistant text. */
+  summary?: string;
+  usage: UsageTotals;
+  /** A slash command handled without the model. */
+  command?: string;
+  durationMs: number;
+};
+
+/** Auto-approve switches and per-session command allow list. */
+export type ApprovalSettings = {
+  autoApprove: { read: boolean; edit: boolean; command: boolean };
+  /**
+   * "Always allow commands starting with …": a command is auto-approved when it starts with one
+   * of these (at a word boundary) and is a simple command (no ; & | ` $( ) < > or newline).
+   */
+  allowedCommandPrefixes: string[];
+};
+
+export const DEFAULT_APPROVALS: ApprovalSettings = {
+  autoApprove: { read: true, edit: false, command: false },
+  allowedCommandPrefixes: [],
+};
+
+// ---- dependencies -------------------------------------------------------------------------
+
+export type CheckpointRecord = {
+  ref: string;
+  oid: string;
+  createdAt: number;
+  label?: string;
+  stats?: { ms?: number };
+};
+
+export type RestoreRecord = {
+  txid: string;
+  changed: { path: string; change: "added" | "modified" | "deleted" }[];
+};
+
+/** The checkpoint engine, as the agent needs it (lib/checkpoints behind it in the app). */
+export interface CheckpointService {
+  create(opts: { sessionId: string; run: number; label?: string }): Promise<CheckpointRecord>;
+  restore(refOrOid: string, opts?: { paths?: string[] }): Promise<RestoreRecord>;
+  undoRestore(txid: string): Promise<RestoreRecord>;
+}
+
+/** What a session needs from the outside world. */
+export interface AgentDeps {
+  /** The workspace (the session writes with origin "agent"). */
+  wsfs: WorkspaceFs;
+  checkpoints: CheckpointService;
+  /** The shell for `run_commands`; `readOnly` in read-only modes (Plan, Review). Lazy. */
+  shell(opts: { readOnly: boolean }): Promise<ShellLike>;
+  /** Clock (tests pin it). */
+  now?(): number;
+}

@@ -1,0 +1,102 @@
+/**
+ * The real dependencies of a session: the workspace's WorkspaceFs, the checkpoint engine
+ * (lib/checkpoints) and the shell (lib/shell, just-bash). Both engines are loaded with a dynamic
+ * import the first time they are needed, so the agent chunk stays small and nothing heavy runs
+ * at import time. Works in the browser (lightning-fs) and in Node (node:fs) alike.
+ */
+import type { WorkspaceFs } from "../fs/workspace-fs";
+import type { AgentDeps, CheckpointRecord, CheckpointService, RestoreRecord, ShellLike } from "./types";
+
+export type WorkspaceAgentDepsOptions = {
+  wsfs: WorkspaceFs;
+  /** Extra environment for commands (e.g. GIT_AUTHOR_NAME). */
+  shellEnv?: Record<string, string>;
+  /** Default per-command time limit of the shell. */
+  shellTimeoutMs?: number;
+  /**
+   * just-bash's defense-in-depth (patches globals during an exec). lib/shell's default is right
+   * for browsers; Node callers (tests, bench) on lightning-fs pass false.
+   */
+  defenseInDepth?: boolean;
+};
+
+type CheckpointsModule = typeof import("../checkpoints/index");
+type ShellModule = typeof import("../shell/index");
+
+let checkpointsModule: Promise<CheckpointsModule> | null = null;
+let shellModule: Promise<ShellModule> | null = null;
+
+function loadCheckpoints(): Promise<CheckpointsModule> {
+  checkpointsModule ??= import("../checkpoints/index").catch((err) => {
+    checkpointsModule = null;
+    throw err;
+  });
+  return checkpointsModule;
+}
+
+function loadShell(): Promise<ShellModule> {
+  shellModule ??= import("../shell/index").catch((err) => {
+    shellModule = null;
+    throw err;
+  });
+  return shellModule;
+}
+
+/** lib/checkpoints behind the agent's CheckpointService interface. */
+export function createCheckpointService(wsfs: WorkspaceFs): CheckpointService {
+  const ws = { fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal };
+  void loadCheckpoints().catch(() => undefined); // warm it up: the first run should not wait for the import
+  return {
+    async create(opts): Promise<CheckpointRecord> {
+      const m = await loadCheckpoints();
+      const c = await m.createCheckpoint(ws, opts);
+      return { ref: c.ref, oid: c.oid, createdAt: c.createdAt, label: c.label, stats: { ms: c.stats?.ms } };
+    },
+    async restore(refOrOid, opts): Promise<RestoreRecord> {
+      const m = await loadCheckpoints();
+      const r = await m.restoreCheckpoint(ws, refOrOid, opts);
+      return { txid: r.txid, changed: r.changed };
+    },
+    async undoRestore(txid): Promise<RestoreRecord> {
+      const m = await loadCheckpoints();
+      const r = await m.undoRestore(ws, txid);
+      return { txid: r.txid, changed: r.changed };
+    },
+  };
+}
+
+/** Dependencies over a real workspace. The UI calls this once per open workspace. */
+export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): AgentDeps {
+  const { wsfs } = opts;
+  let shell: Promise<import("../shell/index").Shell> | null = null;
+  const getShell = () => {
+    shell ??= loadShell()
+      .then((m) =>
+        m.createShell({
+          fs: wsfs.fs,
+          dir: wsfs.dir,
+          wsfs,
+          origin: "agent",
+          env: opts.shellEnv,
+          limits: opts.shellTimeoutMs ? { timeoutMs: opts.shellTimeoutMs } : undefined,
+          defenseInDepth: opts.defenseInDepth,
+        }),
+      )
+      .catch((err) => {
+        shell = null;
+        throw err;
+      });
+    return shell;
+  };
+  return {
+    wsfs,
+    checkpoints: createCheckpointService(wsfs),
+    async shell({ readOnly }): Promise<ShellLike> {
+      const s = await getShell();
+      return readOnly ? s.readOnlyView() : s;
+    },
+  };
+}
+
+/** The name the UI looks for. */
+export const createBrowserAgentDeps = createWorkspaceAgentDeps;

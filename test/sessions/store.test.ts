@@ -1,0 +1,108 @@
+import { IDBFactory } from "fake-indexeddb";
+import { afterEach, describe, expect, it } from "vitest";
+import { AgentSession } from "../../lib/agent/session";
+import { memoryStorage, ProviderSettingsStore, type ScriptedTurn } from "../../lib/providers";
+import { attachAutosave, SessionStore } from "../../lib/sessions";
+import { cleanupList, deps, scripted, tempWs } from "../agent/helpers";
+
+const cleanups = cleanupList();
+afterEach(() => cleanups.run());
+
+function sessionWith(turns: ScriptedTurn[], workspaceId = "ws1", title?: string) {
+  const ws = tempWs({ "a.txt": "hello\n" });
+  cleanups.add(ws.cleanup);
+  const d = deps(ws);
+  const s = new AgentSession({ deps: d, model: scripted(turns), workspaceId, title });
+  return { s, d };
+}
+
+describe("session store", () => {
+  it("round-trips a session and resumes it", async () => {
+    const store = new SessionStore(new IDBFactory());
+    const { s, d } = sessionWith([{ toolCalls: [{ name: "read_files", args: { files: [{ path: "a.txt" }] } }] }, { text: "It says hello." }]);
+    await s.run("What is in a.txt?");
+    await s.checkpointsSettled();
+    await store.save(s.toJSON());
+    const data = await store.load(s.id);
+    expect(data).toEqual(JSON.parse(JSON.stringify(s.toJSON())));
+    expect(data!.checkpoints).toHaveLength(1);
+    const resumed = AgentSession.fromJSON(data!, { deps: d, model: scripted([{ text: "Still hello." }]) });
+    expect(resumed.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect((await resumed.run("and now?")).status).toBe("completed");
+    expect(await store.load("nope")).toBeUndefined();
+  });
+
+  it("lists per workspace, most recent first, with search by title and text; deletes", async () => {
+    const store = new SessionStore(new IDBFactory());
+    const a = sessionWith([{ text: "The parser uses a Pratt loop." }], "ws1", "Parser questions");
+    const b = sessionWith([{ text: "Renamed the CSS variables." }], "ws1");
+    const c = sessionWith([{ text: "other workspace" }], "ws2");
+    await a.s.run("How does parsing work?");
+    await store.save(a.s.toJSON());
+    await new Promise((r) => setTimeout(r, 5));
+    await b.s.run("Rename the colours");
+    await store.save(b.s.toJSON());
+    await c.s.run("x");
+    await store.save(c.s.toJSON());
+
+    const all = await store.list("ws1");
+    expect(all.map((m) => m.id)).toEqual([b.s.id, a.s.id]);
+    expect(all[0]).toMatchObject({ title: "Rename the colours", preview: "Rename the colours", messageCount: 2, runCount: 1, mode: "act" });
+    expect((await store.list("ws1", { query: "parser" })).map((m) => m.id)).toEqual([a.s.id]);
+    expect((await store.list("ws1", { query: "pratt loop" })).map((m) => m.id)).toEqual([a.s.id]);
+    expect((await store.list("ws1", { query: "css" })).map((m) => m.id)).toEqual([b.s.id]);
+    expect(await store.list("ws1", { query: "nothing-matches" })).toEqual([]);
+    expect((await store.latest("ws1"))!.id).toBe(b.s.id);
+    await store.delete(b.s.id);
+    expect((await store.list("ws1")).map((m) => m.id)).toEqual([a.s.id]);
+    expect(await store.deleteWorkspace("ws2")).toBe(1);
+    expect(await store.list("ws2")).toEqual([]);
+  });
+
+  it("never persists keys", async () => {
+    const idb = new IDBFactory();
+    const settings = new ProviderSettingsStore(memoryStorage());
+    await settings.load();
+    const key = "sk-ant-api03-VERY-SECRET-KEY-0001";
+    await settings.setKey("anthropic", key);
+    const store = new SessionStore(idb, { secrets: () => settings.secrets() });
+    // A provider error that echoes the key, and a user who pastes it into a prompt.
+    const ws = tempWs();
+    cleanups.add(ws.cleanup);
+    const session = new AgentSession({ deps: deps(ws), model: scripted([{ error: { status: 400, message: `bad request with ${key}` } }]), workspaceId: "ws1", redact: settings.redact });
+    const events: unknown[] = [];
+    session.subscribe((e) => events.push(e));
+    const r = await session.run(`my key is ${key}, why does it fail?`);
+    expect(r.reason).not.toContain(key);
+    expect(JSON.stringify(events.filter((e) => (e as { type: string }).type !== "run-started" && (e as { type: string }).type !== "message-added"))).not.toContain(key);
+    await store.save(session.toJSON());
+    // Read the raw records back from IndexedDB.
+    const raw = await new Promise<unknown[]>((resolve, reject) => {
+      const open = idb.open("tabula-agent-sessions");
+      open.onsuccess = () => {
+        const tx = open.result.transaction(["sessions", "meta"], "readonly");
+        const a = tx.objectStore("sessions").getAll();
+        const b = tx.objectStore("meta").getAll();
+        tx.oncomplete = () => resolve([a.result, b.result]);
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+    const dump = JSON.stringify(raw);
+    expect(dump).toContain("my key is [redacted]");
+    expect(dump).not.toContain(key);
+    expect(dump).not.toContain("VERY-SECRET");
+  });
+
+  it("autosaves after runs and settings changes", async () => {
+    const store = new SessionStore(new IDBFactory());
+    const { s } = sessionWith([{ text: "hi" }]);
+    const auto = attachAutosave(s, store, { debounceMs: 10 });
+    await s.run("hello");
+    await auto.flush();
+    expect((await store.load(s.id))!.messages).toHaveLength(2);
+    s.setMode("plan");
+    await auto.flush();
+    expect((await store.load(s.id))!.mode).toBe("plan");
+    auto.detach();
+  });
+});
