@@ -1,7 +1,18 @@
 "use client";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
-import { SplitPane } from "./SplitPane";
+import { SplitPane, DockSplit } from "./SplitPane";
+import dynamic from "next/dynamic";
+
+// The agent and the terminal (xterm + just-bash) are lazy chunks.
+const AgentPanel = dynamic(() => import("@/components/agent/AgentPanel"), {
+  ssr: false,
+  loading: () => <div className="muted" style={{ padding: 8 }}>Loading agent…</div>,
+});
+const TerminalPanel = dynamic(() => import("@/components/terminal/TerminalPanel").then((m) => m.TerminalPanel), {
+  ssr: false,
+  loading: () => <div className="muted" style={{ padding: 8 }}>Loading terminal…</div>,
+});
 import { FileTree, type TreeIntent } from "@/components/tree/FileTree";
 import { EditorArea, type DiffView } from "@/components/editor/EditorArea";
 import type { RevealRequest } from "@/components/editor/CodeEditor";
@@ -24,6 +35,13 @@ export default function Workbench({ id }: { id: string }) {
   const [diff, setDiff] = useState<DiffView>();
   const [toast, setToast] = useState<Toast>();
   const [activePath, setActivePath] = useState<string>();
+  const [dockOpen, setDockOpen] = useState(false);
+  const [dockMounted, setDockMounted] = useState(false);
+  const [agentOpen, setAgentOpen] = useState(true);
+  const toggleDock = useCallback(() => {
+    setDockMounted(true);
+    setDockOpen((o) => !o);
+  }, []);
 
   useEffect(() => {
     if (!ws) return;
@@ -77,7 +95,11 @@ export default function Workbench({ id }: { id: string }) {
       const mod = e.ctrlKey || e.metaKey;
       if (!mod) return;
       const key = e.key.toLowerCase();
-      if (key === "p" && !e.shiftKey) {
+      if (e.key === "`" || e.code === "Backquote") {
+        e.preventDefault();
+        e.stopPropagation();
+        toggleDock();
+      } else if (key === "p" && !e.shiftKey) {
         e.preventDefault();
         e.stopPropagation();
         setQuickOpen(true);
@@ -95,7 +117,7 @@ export default function Workbench({ id }: { id: string }) {
     };
     addEventListener("keydown", onKey, true);
     return () => removeEventListener("keydown", onKey, true);
-  }, [ws, readOnly, report]);
+  }, [ws, readOnly, report, toggleDock]);
 
   // Warn before leaving with unsaved edits.
   useEffect(() => {
@@ -189,6 +211,12 @@ export default function Workbench({ id }: { id: string }) {
         <button onClick={() => setQuickOpen(true)} title="Quick open (Ctrl+P)">
           Go to file…
         </button>
+        <button onClick={toggleDock} aria-pressed={dockOpen} title="Toggle terminal (Ctrl+`)">
+          Terminal
+        </button>
+        <button onClick={() => setAgentOpen((o) => !o)} aria-pressed={agentOpen} title="Toggle the agent panel">
+          Agent
+        </button>
       </header>
       {ws.recovery && (
         <div className="banner" role="status" style={{ margin: "4px 8px" }}>
@@ -217,54 +245,83 @@ export default function Workbench({ id }: { id: string }) {
         </div>
       )}
       <SplitPane
-        storageKey="tabula.sidebarWidth"
-        initial={260}
-        min={160}
-        max={600}
+        storageKey="tabula.agentWidth"
+        fixed="right"
+        initial={400}
+        min={280}
+        max={900}
+        label="Resize agent panel"
+        className="agent-pane"
         left={
-          <>
-            <div className="sidebar-tabs" role="tablist" aria-label="Side bar">
-              <button role="tab" aria-selected={sidebar === "explorer"} onClick={() => setSidebar("explorer")}>
-                Explorer
-              </button>
-              <button
-                role="tab"
-                aria-selected={sidebar === "search"}
-                onClick={() => {
-                  setSidebar("search");
-                  setSearchFocus((n) => n + 1);
-                }}
-              >
-                Search
-              </button>
-            </div>
-            {sidebar === "explorer" ? (
-              <FileTree nodes={ws.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
-            ) : (
-              <FindInFiles
-                wsfs={ws.wsfs}
-                decorations={ws.decorations}
-                focusNonce={searchFocus}
-                onJump={async (m) => {
-                  await open(m.path);
-                  setReveal({ path: m.path, line: m.line, column: m.column, length: m.length, nonce: Date.now() });
-                }}
+      <SplitPane
+            storageKey="tabula.sidebarWidth"
+            initial={260}
+            min={160}
+            max={600}
+            left={
+              <>
+                <div className="sidebar-tabs" role="tablist" aria-label="Side bar">
+                  <button role="tab" aria-selected={sidebar === "explorer"} onClick={() => setSidebar("explorer")}>
+                    Explorer
+                  </button>
+                  <button
+                    role="tab"
+                    aria-selected={sidebar === "search"}
+                    onClick={() => {
+                      setSidebar("search");
+                      setSearchFocus((n) => n + 1);
+                    }}
+                  >
+                    Search
+                  </button>
+                </div>
+                {sidebar === "explorer" ? (
+                  <FileTree nodes={ws.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
+                ) : (
+                  <FindInFiles
+                    wsfs={ws.wsfs}
+                    decorations={ws.decorations}
+                    focusNonce={searchFocus}
+                    onJump={async (m) => {
+                      await open(m.path);
+                      setReveal({ path: m.path, line: m.line, column: m.column, length: m.length, nonce: Date.now() });
+                    }}
+                  />
+                )}
+              </>
+            }
+            right={
+              <DockSplit
+                storageKey="tabula.dockHeight"
+                open={dockOpen}
+                dock={
+                  dockMounted && (
+                    <TerminalPanel
+                      ws={ws}
+                      readOnly={readOnly}
+                      openFile={(path, line) => {
+                        void open(path).then(() => line && setReveal({ path, line, column: 1, length: 0, nonce: Date.now() }));
+                      }}
+                    />
+                  )
+                }
+                top={
+              <EditorArea
+                store={ws.docs}
+                readOnly={readOnly}
+                reveal={reveal}
+                diff={diff}
+                onCloseDiff={() => setDiff(undefined)}
+                onShowDiff={(p) => void showDiff(p)}
+                onSave={(p) => ws.docs.save(p).catch(report)}
+                onError={(m) => setToast({ message: m, error: true })}
               />
-            )}
-          </>
-        }
-        right={
-          <EditorArea
-            store={ws.docs}
-            readOnly={readOnly}
-            reveal={reveal}
-            diff={diff}
-            onCloseDiff={() => setDiff(undefined)}
-            onShowDiff={(p) => void showDiff(p)}
-            onSave={(p) => ws.docs.save(p).catch(report)}
-            onError={(m) => setToast({ message: m, error: true })}
+                }
+              />
+            }
           />
         }
+        right={agentOpen ? <AgentPanel ws={ws} readOnly={readOnly} openFile={(p) => void open(p)} /> : null}
       />
       <footer className="statusbar">
         <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>

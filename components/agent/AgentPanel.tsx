@@ -1,0 +1,103 @@
+"use client";
+import { useMemo, useState } from "react";
+import { formatCost, textOf, type AgentEvent } from "@/lib/agent";
+import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import { useAgent } from "./useAgent";
+import { Transcript } from "./Transcript";
+import { ApprovalCard } from "./ApprovalCard";
+import { QuestionCard } from "./QuestionCard";
+import { Composer } from "./Composer";
+import { ProviderSettingsDialog } from "./ProviderSettings";
+import { SessionHistory } from "./SessionHistory";
+
+/** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
+export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string) => void }) {
+  const agent = useAgent(props.ws);
+  const { session, live } = agent;
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+
+  const prompts = useMemo(
+    () => (session ? session.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [session, agent.version],
+  );
+
+  if (agent.error && !session) return <div className="agent-panel"><div className="banner error" role="alert">{agent.error}</div></div>;
+  if (!session) return <div className="agent-panel muted" style={{ padding: 12 }}>Starting the agent…</div>;
+
+  const pending = session.pending;
+  const usage = session.usage;
+  const tokens = usage.inputTokens + usage.outputTokens;
+
+  return (
+    <div className="agent-panel" aria-label="Agent">
+      <div className="agent-header">
+        <strong className="agent-title" title={session.title}>{session.title || "New session"}</strong>
+        <span className="spacer" />
+        <div className="mode-toggle" role="radiogroup" aria-label="Mode">
+          {(["act", "plan"] as const).map((m) => (
+            <button key={m} role="radio" aria-checked={session.mode === m} onClick={() => agent.setMode(m)}>
+              {m === "act" ? "Act" : "Plan"}
+            </button>
+          ))}
+        </div>
+        <button onClick={() => setHistoryOpen(!historyOpen)} aria-pressed={historyOpen} title="Sessions of this workspace">
+          History
+        </button>
+        <button onClick={() => void agent.newSession()} title="Start a new session">
+          New
+        </button>
+        <button onClick={() => setSettingsOpen(true)} title="Models and API keys">
+          Models
+        </button>
+      </div>
+      <div className="agent-meter" data-testid="usage-meter">
+        <span data-testid="model-label">{agent.modelLabel}</span>
+        <span className="spacer" />
+        <span title={`${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.requests} requests`}>
+          {tokens.toLocaleString()} tokens · {formatCost(usage.costUsd)}
+        </span>
+      </div>
+      {historyOpen ? (
+        <SessionHistory
+          sessions={agent.history}
+          currentId={session.id}
+          onOpen={async (id) => {
+            await agent.openSession(id);
+            setHistoryOpen(false);
+          }}
+          onDelete={(id) => void agent.deleteSession(id)}
+        />
+      ) : (
+        <Transcript session={session} live={live} version={agent.version} onOpenFile={props.openFile} />
+      )}
+      <div className="agent-pending">
+        {pending.approvals.map((e) =>
+          e.type === "approval-requested" ? (
+            <ApprovalCard
+              key={e.approvalId}
+              event={e}
+              onApprove={(prefix) => session.approve(e.approvalId, prefix ? { alwaysAllowPrefix: prefix } : {})}
+              onReject={(feedback) => session.reject(e.approvalId, feedback)}
+              onOpenDiff={props.openFile}
+            />
+          ) : null,
+        )}
+        {pending.questions.map((e: AgentEvent) =>
+          e.type === "question-asked" ? <QuestionCard key={e.questionId} event={e} onAnswer={(t) => session.answer(e.questionId, t)} /> : null,
+        )}
+      </div>
+      {props.readOnly && <div className="banner">This tab is read-only: the agent runs in the tab that edits this workspace.</div>}
+      <Composer
+        running={session.running}
+        disabled={props.readOnly}
+        history={prompts}
+        commands={session.slashCommands}
+        onSend={(text) => void agent.send(text)}
+        onStop={() => session.stop()}
+      />
+      {settingsOpen && <ProviderSettingsDialog store={agent.settings} onClose={() => setSettingsOpen(false)} onSaved={() => void agent.reloadModel()} />}
+    </div>
+  );
+}

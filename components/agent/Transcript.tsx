@@ -1,0 +1,85 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { textOf, toolCallsOf, type AgentMessage, type ToolResultPart, type AgentSession } from "@/lib/agent";
+import type { LiveState } from "./useAgent";
+import { Markdown } from "./Markdown";
+import { ToolRow } from "./ToolRow";
+
+/** The conversation: prompts, streamed markdown, tool rows, and the run's notices (checkpoints, retries, errors). */
+export function Transcript(props: { session: AgentSession; live: LiveState; version: number; onOpenFile: (path: string) => void }) {
+  const { session, live } = props;
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [props.version]);
+
+  const results = new Map<string, ToolResultPart>();
+  for (const m of session.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);
+  const shown = new Set(session.messages.map((m) => m.id));
+
+  const render = (m: AgentMessage) => {
+    if (m.role === "user") {
+      return (
+        <div key={m.id} className={`msg user ${m.kind ?? "prompt"}`} data-run={m.run}>
+          {m.kind === "summary" ? <Markdown text={textOf(m)} /> : textOf(m)}
+        </div>
+      );
+    }
+    if (m.role === "assistant") {
+      const text = textOf(m);
+      return (
+        <div key={m.id} className="msg assistant" data-run={m.run}>
+          {text && <Markdown text={text} />}
+          {m.interrupted && <div className="muted">(stopped)</div>}
+          {toolCallsOf(m).map((c) => (
+            <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} />
+          ))}
+        </div>
+      );
+    }
+    return null;
+  };
+
+  return (
+    <div className="transcript" role="log" aria-label="Agent transcript" aria-live="polite">
+      {session.messages.length === 0 && (
+        <div className="muted empty-transcript">
+          Ask the agent to read, change or run something in this workspace. Every run is checkpointed first; edits and commands ask for your approval.
+        </div>
+      )}
+      {session.messages.map(render)}
+      {[...live.streaming].filter(([id]) => !shown.has(id)).map(([id, text]) => (
+        <div key={id} className="msg assistant streaming">
+          <Markdown text={text} />
+        </div>
+      ))}
+      {[...live.runningTools.values()]
+        .filter((t) => !session.messages.some((m) => toolCallsOf(m).some((c) => c.toolCallId === t.toolCallId)))
+        .map((t) => (
+          <ToolRow key={t.toolCallId} call={{ type: "tool-call", toolCallId: t.toolCallId, toolName: t.toolName, input: t.input }} running onOpenFile={props.onOpenFile} />
+        ))}
+      {live.notices.map((n) =>
+        n.type === "checkpoint-created" ? (
+          <div key={n.seq} className="notice-line" data-testid="checkpoint-notice">
+            ⟲ Checkpoint of run {n.run} saved ({n.ref.split("/").slice(-2).join("/")})
+          </div>
+        ) : n.type === "error" ? (
+          <div key={n.seq} className="notice-line error" role="alert">
+            {n.message}
+          </div>
+        ) : n.type === "retry" ? (
+          <div key={n.seq} className="notice-line muted">
+            {n.message} — retrying in {Math.round(n.delayMs / 1000)} s
+          </div>
+        ) : n.type === "hook-error" ? (
+          <div key={n.seq} className="notice-line error">
+            Hook {n.hook} failed at {n.point}: {n.message}
+          </div>
+        ) : n.type === "files-restored" ? (
+          <div key={n.seq} className="notice-line">
+            Files restored to {n.ref.split("/").slice(-2).join("/")} ({n.changed.length} changed)
+          </div>
+        ) : null,
+      )}
+      <div ref={end} />
+    </div>
+  );
+}

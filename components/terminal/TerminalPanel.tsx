@@ -1,0 +1,107 @@
+"use client";
+import dynamic from "next/dynamic";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { CommandHistory, createShell, type Shell } from "@/lib/shell";
+import { currentBranch } from "@/lib/git";
+import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import type { TerminalHost } from "./TerminalView";
+
+// xterm is browser-only and only needed once a terminal is shown.
+const TerminalView = dynamic(() => import("./TerminalView"), { ssr: false, loading: () => <div className="terminal-host muted">Starting terminal…</div> });
+
+const historyKey = (id: string) => `tabula.history.${id}`;
+
+function loadHistory(id: string): CommandHistory {
+  try {
+    const saved = JSON.parse(localStorage.getItem(historyKey(id)) ?? "null");
+    if (saved && Array.isArray(saved.entries)) return new CommandHistory(saved.max ?? 1000, saved.entries);
+  } catch {
+    // a damaged history is not worth an error: start afresh
+  }
+  return new CommandHistory(1000);
+}
+
+/**
+ * The dock's terminals. All tabs share one shell over the workspace, one history per workspace
+ * (persisted), and each keeps its own cwd. A read-only tab (another tab is the writer) gets the
+ * shell's read-only view.
+ */
+export function TerminalPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string, line?: number) => void }) {
+  const { ws } = props;
+  const [shell, setShell] = useState<Shell>();
+  const [error, setError] = useState<string>();
+  const [tabs, setTabs] = useState<number[]>([1]);
+  const [active, setActive] = useState(1);
+  const nextId = useRef(2);
+  const history = useMemo(() => loadHistory(ws.meta.id), [ws.meta.id]);
+
+  useEffect(() => {
+    let cancelled = false;
+    createShell({ fs: ws.wsfs.fs, dir: ws.wsfs.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, origin: "shell" })
+      .then((s) => !cancelled && setShell(s))
+      .catch((e) => setError(`The shell could not start: ${(e as Error).message}`));
+    return () => {
+      cancelled = true;
+    };
+  }, [ws.wsfs]);
+
+  const effectiveShell = useMemo(() => (shell && props.readOnly ? shell.readOnlyView() : shell), [shell, props.readOnly]);
+
+  const host = useMemo<TerminalHost | undefined>(
+    () =>
+      effectiveShell && {
+        shell: effectiveShell,
+        history,
+        afterCommand: () => {
+          localStorage.setItem(historyKey(ws.meta.id), JSON.stringify(history.toJSON()));
+        },
+        branch: () => currentBranch({ fs: ws.wsfs.fs, dir: ws.wsfs.dir }),
+        openFile: props.openFile,
+        fileExists: async (p) => (await ws.wsfs.stat(p))?.type === "file",
+      },
+    [effectiveShell, history, ws, props.openFile],
+  );
+
+  return (
+    <div className="terminal-panel">
+      <div className="dock-tabs" role="tablist" aria-label="Terminals">
+        {tabs.map((id, i) => (
+          <div key={id} role="tab" aria-selected={id === active} className={`dock-tab${id === active ? " active" : ""}`} onClick={() => setActive(id)}>
+            Terminal {i + 1}
+            {tabs.length > 1 && (
+              <button
+                className="close"
+                aria-label={`Close terminal ${i + 1}`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  const rest = tabs.filter((t) => t !== id);
+                  setTabs(rest);
+                  if (active === id) setActive(rest[rest.length - 1]);
+                }}
+              >
+                ×
+              </button>
+            )}
+          </div>
+        ))}
+        <button
+          className="dock-add"
+          aria-label="New terminal"
+          title="New terminal"
+          onClick={() => {
+            const id = nextId.current++;
+            setTabs((t) => [...t, id]);
+            setActive(id);
+          }}
+        >
+          +
+        </button>
+        {props.readOnly && <span className="muted" style={{ marginLeft: 8, fontSize: 12 }}>read-only shell</span>}
+      </div>
+      {error && <div className="banner error" role="alert">{error}</div>}
+      <div className="terminal-stack">
+        {host ? tabs.map((id, i) => <TerminalView key={id} host={host} active={id === active} label={`Terminal ${i + 1}`} />) : !error && <div className="muted" style={{ padding: 8 }}>Starting shell…</div>}
+      </div>
+    </div>
+  );
+}

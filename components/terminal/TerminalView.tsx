@@ -1,0 +1,196 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { Terminal } from "@xterm/xterm";
+import { FitAddon } from "@xterm/addon-fit";
+import "@xterm/xterm/css/xterm.css";
+import { LineEditor, toTerminalText } from "@/lib/terminal/line-editor";
+import { completions, type CommandHistory, type Shell } from "@/lib/shell";
+import { prefersDark } from "./theme";
+
+export interface TerminalHost {
+  shell: Shell;
+  history: CommandHistory;
+  /** Called after every command: the history changed and files may have. */
+  afterCommand(): void;
+  branch(): Promise<string | undefined>;
+  openFile(path: string, line?: number): void;
+  fileExists(path: string): Promise<boolean>;
+}
+
+const PATH_IN_OUTPUT = /(?:^|[\s'"(:])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\.[A-Za-z0-9]+)(?::(\d+))?/g;
+
+/**
+ * One terminal: xterm + fit, a readline-style prompt over the shared workspace shell.
+ * The shell runs a whole command and returns its output (just-bash does not stream), so output
+ * appears when the command ends; Ctrl-C aborts the running command.
+ */
+export default function TerminalView(props: { host: TerminalHost; active: boolean; label: string }) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const fitRef = useRef<FitAddon | null>(null);
+  const termRef = useRef<Terminal | null>(null);
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    // The shell is read through `latest` at each use: a tab switching to read-only swaps it.
+    const { history } = latest.current.host;
+    const shell = () => latest.current.host.shell;
+    const term = new Terminal({
+      cursorBlink: true,
+      fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
+      fontSize: 13,
+      convertEol: false,
+      scrollback: 5000,
+      theme: prefersDark() ? { background: "#1e1f22", foreground: "#d7dae0" } : { background: "#ffffff", foreground: "#1f2328", cursor: "#1f2328", selectionBackground: "#b6d3ff" },
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(hostRef.current!);
+    fitRef.current = fit;
+    termRef.current = term;
+    fit.fit();
+
+    const editor = new LineEditor(history);
+    let cwd = shell().mountPoint;
+    let env: Record<string, string> | undefined;
+    let running: AbortController | null = null;
+    let disposed = false;
+
+    const prompt = async () => {
+      const branch = await latest.current.host.branch().catch(() => undefined);
+      const mount = shell().mountPoint;
+      const rel = cwd === mount ? "~" : cwd.startsWith(mount + "/") ? "~" + cwd.slice(mount.length) : cwd;
+      term.write(`${branch ? `\x1b[33m(${branch})\x1b[0m ` : ""}\x1b[36m${rel}\x1b[0m $ `);
+    };
+
+    const run = async (line: string) => {
+      term.write("\r\n");
+      editor.reset();
+      if (line.trim()) history.add(line);
+      if (!line.trim()) return prompt();
+      running = new AbortController();
+      const result = await shell().exec(line, { cwd, env, signal: running.signal });
+      running = null;
+      if (disposed) return;
+      cwd = result.cwd;
+      env = result.env;
+      if (result.stdout) term.write(toTerminalText(result.stdout));
+      if (result.stderr) term.write(`\x1b[31m${toTerminalText(result.stderr)}\x1b[0m`);
+      const out = result.stdout + result.stderr;
+      if (out && !out.endsWith("\n")) term.write("\x1b[7m%\x1b[0m\r\n");
+      latest.current.host.afterCommand();
+      await prompt();
+    };
+
+    term.attachCustomKeyEventHandler((e) => {
+      // Ctrl+C copies when text is selected; Ctrl+Shift+C always copies; Ctrl+V pastes (browser default).
+      if (e.type === "keydown" && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "c" && (e.shiftKey || term.hasSelection())) {
+        void navigator.clipboard?.writeText(term.getSelection());
+        return false;
+      }
+      if (e.type === "keydown" && (e.ctrlKey || e.metaKey) && (e.key === "`" || e.key.toLowerCase() === "p" || (e.shiftKey && e.key.toLowerCase() === "f"))) return false;
+      return true;
+    });
+
+    const dataSub = term.onData(async (data) => {
+      if (running) {
+        if (data === "\x03") {
+          running.abort();
+          term.write("^C");
+        }
+        return;
+      }
+      const action = editor.feed(data);
+      term.write(editor.flush());
+      switch (action.kind) {
+        case "submit":
+          await run(action.line);
+          break;
+        case "interrupt":
+          term.write("^C\r\n");
+          editor.reset();
+          await prompt();
+          break;
+        case "clear-screen":
+          term.clear();
+          term.write("\x1b[2K\r");
+          await prompt();
+          term.write(editor.line);
+          if (editor.cursor < editor.line.length) term.write(`\x1b[${editor.line.length - editor.cursor}D`);
+          break;
+        case "complete": {
+          const c = await completions(shell(), action.line, action.cursor, cwd);
+          if (c.candidates.length === 1) {
+            const insert = c.candidates[0] + (c.candidates[0].endsWith("/") ? "" : " ");
+            editor.setLine(action.line.slice(0, c.start) + insert + action.line.slice(c.end), c.start + insert.length);
+            term.write(editor.flush());
+          } else if (c.candidates.length > 1) {
+            const current = action.line.slice(c.start, c.end);
+            if (c.common.length > current.length) {
+              editor.setLine(action.line.slice(0, c.start) + c.common + action.line.slice(c.end), c.start + c.common.length);
+              term.write(editor.flush());
+            } else {
+              term.write("\r\n" + c.candidates.join("  ") + "\r\n");
+              await prompt();
+              term.write(editor.line);
+              if (editor.cursor < editor.line.length) term.write(`\x1b[${editor.line.length - editor.cursor}D`);
+            }
+          }
+          break;
+        }
+      }
+    });
+
+    // A path in the output opens in the editor on click.
+    const links = term.registerLinkProvider({
+      provideLinks(y, callback) {
+        const text = term.buffer.active.getLine(y - 1)?.translateToString(true) ?? "";
+        const found: { start: number; text: string; path: string; line?: number }[] = [];
+        for (const m of text.matchAll(PATH_IN_OUTPUT)) {
+          const start = (m.index ?? 0) + m[0].indexOf(m[1]);
+          const resolved = shell().toWorkspacePath(m[1], cwd);
+          if (resolved) found.push({ start, text: m[1] + (m[2] ? `:${m[2]}` : ""), path: resolved, line: m[2] ? Number(m[2]) : undefined });
+        }
+        Promise.all(found.map((f) => latest.current.host.fileExists(f.path))).then((exists) =>
+          callback(
+            found
+              .filter((_, i) => exists[i])
+              .map((f) => ({
+                range: { start: { x: f.start + 1, y }, end: { x: f.start + f.text.length, y } },
+                text: f.text,
+                activate: () => latest.current.host.openFile(f.path, f.line),
+              })),
+          ),
+        );
+      },
+    });
+
+    term.write(`\x1b[2mTabula shell — just-bash over this workspace, with git. Output appears when a command ends; Ctrl-C stops it.\x1b[0m\r\n`);
+    void prompt();
+    const resize = new ResizeObserver(() => {
+      try {
+        fit.fit();
+      } catch {
+        // hidden (display: none): nothing to fit
+      }
+    });
+    resize.observe(hostRef.current!);
+    return () => {
+      disposed = true;
+      running?.abort();
+      resize.disconnect();
+      links.dispose();
+      dataSub.dispose();
+      term.dispose();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (props.active) {
+      fitRef.current?.fit();
+      termRef.current?.focus();
+    }
+  }, [props.active]);
+
+  return <div ref={hostRef} className="terminal-host" data-testid="terminal" aria-label={props.label} style={{ display: props.active ? "block" : "none" }} />;
+}

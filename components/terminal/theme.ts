@@ -1,0 +1,3 @@
+export function prefersDark(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
+}

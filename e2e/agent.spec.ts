@@ -1,0 +1,107 @@
+import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
+
+let server: MockModelServer;
+test.beforeAll(async () => {
+  server = await startMockModelServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
+test.beforeEach(() => server.reset());
+
+/** Point the app's Anthropic provider at the local mock server, as a user would in the settings. */
+async function useMockModel(page: Page) {
+  await page.getByRole("button", { name: "Models" }).click();
+  const dialog = page.getByRole("dialog", { name: "Models and keys" });
+  await dialog.getByLabel("Anthropic base URL").fill(`${server.url}/v1`);
+  await dialog.getByLabel("Anthropic API key").fill("sk-test-secret-key");
+  await dialog.getByLabel("Model in Act mode").selectOption({ label: "Anthropic · claude-sonnet-4-5" });
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("model-label")).toHaveText("Anthropic · claude-sonnet-4-5");
+}
+
+async function ask(page: Page, prompt: string) {
+  await page.getByLabel("Message the agent").fill(prompt);
+  await page.getByLabel("Message the agent").press("Enter");
+}
+
+test("the agent reads a file, edits it after approval, runs a command after approval, and completes", async ({ page }) => {
+  await createWorkspace(page, "Agent run");
+  await useMockModel(page);
+  server.setScript([
+    { text: "Let me look at the greeting.", toolCalls: [{ name: "read_files", args: { files: [{ path: "src/greet.ts" }] } }] },
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } }] },
+    { toolCalls: [{ name: "run_commands", args: { commands: ["grep -n Howdy src/greet.ts"] } }] },
+    { toolCalls: [{ name: "attempt_completion", args: { summary: "The greeting now says Howdy." } }] },
+  ]);
+  await ask(page, "Make the greeting friendlier");
+
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript).toContainText("Let me look at the greeting.");
+  await expect(transcript.locator('[data-tool="read_files"]')).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("checkpoint-notice")).toContainText("Checkpoint of run 1 saved");
+
+  const approval = page.getByRole("group", { name: "Approval needed" });
+  await expect(approval).toContainText("Apply edit?");
+  await expect(approval.getByLabel("Proposed change")).toContainText("+  return `Howdy");
+  await approval.getByRole("button", { name: "Approve" }).click();
+
+  await expect(approval).toContainText("Run command?");
+  await expect(approval.getByLabel("Command")).toContainText("$ grep -n Howdy src/greet.ts");
+  await approval.getByRole("button", { name: "Approve" }).click();
+
+  await expect(transcript.locator('[data-tool="run_commands"]')).toHaveAttribute("data-status", "ok");
+  await expect(transcript).toContainText("The greeting now says Howdy.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  // The editor shows the change, and the tree marks the file modified.
+  await treeItem(page, "src").click();
+  await treeItem(page, "src/greet.ts").click();
+  await expect.poll(() => editorText(page)).toContain("Howdy");
+  await expect(treeItem(page, "src/greet.ts").locator(".git")).toHaveText("M");
+
+  // The model saw the tool results; the key went only to the provider, in its header.
+  expect(server.requests.length).toBe(4);
+  expect(server.requests[0].headers["x-api-key"]).toBe("sk-test-secret-key");
+  expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain("sk-test-secret-key");
+  expect(JSON.stringify(server.requests[3].body)).toContain("Howdy");
+});
+
+test("a rejected edit leaves the file alone and the model reads the feedback", async ({ page }) => {
+  await createWorkspace(page, "Agent reject");
+  await useMockModel(page);
+  server.setScript([
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "README.md", old_str: "Sample project", new_str: "Renamed project" } }] },
+    { text: "Understood, I will leave it." },
+  ]);
+  await ask(page, "Rename the project");
+  const approval = page.getByRole("group", { name: "Approval needed" });
+  await approval.getByRole("button", { name: "Reject…" }).click();
+  await approval.getByLabel("Feedback for the agent").fill("Keep the current name");
+  await approval.getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Understood, I will leave it.");
+  await expect(page.getByRole("log", { name: "Agent transcript" }).locator('[data-tool="editor"]')).toHaveAttribute("data-status", "rejected");
+  expect(JSON.stringify(server.requests[1].body)).toContain("Keep the current name");
+  await treeItem(page, "README.md").click();
+  await expect.poll(() => editorText(page)).toContain("# Sample project");
+  await expect(treeItem(page, "README.md").locator(".git")).toHaveCount(0);
+});
+
+test("stop during a slow stream, then reload: the session resumes", async ({ page }) => {
+  await createWorkspace(page, "Agent stop");
+  await useMockModel(page);
+  server.setScript([{ chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 250 }]);
+  await ask(page, "Tell me a long story");
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript).toContainText("word3");
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(transcript).not.toContainText("word59");
+  await expect(transcript).toContainText("(stopped)");
+
+  await page.reload();
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Tell me a long story");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("word3");
+});

@@ -1,0 +1,56 @@
+import { test, expect, createWorkspace, treeItem } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+function screen(page: Page) {
+  return page.getByTestId("terminal").locator(".xterm-rows");
+}
+
+async function run(page: Page, command: string) {
+  await page.keyboard.type(command);
+  await page.keyboard.press("Enter");
+}
+
+test("the terminal runs commands over the workspace, with git, history and Ctrl-C", async ({ page }) => {
+  await createWorkspace(page, "Terminal test");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(screen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+
+  await run(page, "ls");
+  await expect(screen(page)).toContainText("README.md");
+  await run(page, "echo hi > a.txt");
+  await expect(treeItem(page, "a.txt")).toBeVisible();
+  await run(page, "cat a.txt | wc -c");
+  await expect(screen(page)).toContainText(/^\s*3\s*$/m);
+  await run(page, "git status");
+  await expect(screen(page)).toContainText("Untracked files:");
+  await run(page, "git add -A && git commit -m x");
+  await expect(screen(page)).toContainText("1 file changed");
+  await run(page, "git log --oneline");
+  await expect(screen(page)).toContainText(/[0-9a-f]{7} x/);
+  await expect(treeItem(page, "a.txt").locator(".git")).toHaveCount(0);
+
+  // History: the up arrow brings back the last command.
+  await page.keyboard.press("ArrowUp");
+  await expect(screen(page)).toContainText(/\$ git log --oneline\s*$/m);
+  await page.keyboard.press("Control+u");
+
+  // Ctrl-C stops a long command and the shell stays usable.
+  const start = Date.now();
+  await run(page, "sleep 30");
+  await page.waitForTimeout(500);
+  await page.keyboard.press("Control+c");
+  await expect(screen(page)).toContainText("^C");
+  await run(page, "echo after-interrupt");
+  await expect(screen(page)).toContainText("after-interrupt");
+  expect(Date.now() - start).toBeLessThan(15_000);
+
+  // A file path in the output opens in the editor on click.
+  await run(page, "ls src/greet.ts");
+  const link = screen(page).getByText("src/greet.ts").last();
+  await link.hover();
+  await page.waitForTimeout(300);
+  await link.click();
+  await expect(page.getByRole("tab", { name: /greet\.ts/ })).toBeVisible();
+});
