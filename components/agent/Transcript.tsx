@@ -9,7 +9,10 @@ import { ToolRow } from "./ToolRow";
 export function Transcript(props: { session: AgentSession; live: LiveState; version: number; onOpenFile: (path: string) => void }) {
   const { session, live } = props;
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [props.version]);
+  // Braces matter: newer Chromium returns a Promise from scrollIntoView, which React would take for a cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [props.version]);
 
   const results = new Map<string, ToolResultPart>();
   for (const m of session.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);

@@ -44,7 +44,9 @@ export function EditorArea(props: {
   const [autosave, setAutosave] = useState(false);
   const autosaveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  useEffect(() => setAutosave(localStorage.getItem("tabula.autosave") === "on"), []);
+  useEffect(() => {
+    setAutosave(localStorage.getItem("tabula.autosave") === "on");
+  }, []);
 
   const save = (path: string) => {
     if (props.readOnly) {
