@@ -53,6 +53,7 @@ test("the agent reads a file, edits it after approval, runs a command after appr
   await approval.getByRole("button", { name: "Approve" }).click();
 
   await expect(transcript.locator('[data-tool="run_commands"]')).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("completion")).toBeVisible();
   await expect(transcript).toContainText("The greeting now says Howdy.");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 

@@ -32,9 +32,16 @@ export function Transcript(props: { session: AgentSession; live: LiveState; vers
         <div key={m.id} className="msg assistant" data-run={m.run}>
           {text && <Markdown text={text} />}
           {m.interrupted && <div className="muted">(stopped)</div>}
-          {toolCallsOf(m).map((c) => (
-            <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} />
-          ))}
+          {toolCallsOf(m).map((c) =>
+            c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status !== "error" ? (
+              <div key={c.toolCallId} className="completion" data-testid="completion">
+                <div className="muted">Completed</div>
+                <Markdown text={String((c.input as { summary?: unknown })?.summary ?? "")} />
+              </div>
+            ) : (
+              <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} />
+            ),
+          )}
         </div>
       );
     }

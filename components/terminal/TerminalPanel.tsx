@@ -54,6 +54,8 @@ export function TerminalPanel(props: { ws: WorkspaceState; readOnly: boolean; op
         history,
         afterCommand: () => {
           localStorage.setItem(historyKey(ws.meta.id), JSON.stringify(history.toJSON()));
+          // git commit/stage/branch change no working file (so no journal event) but do change the tree's colours.
+          void ws.refresh();
         },
         branch: () => currentBranch({ fs: ws.wsfs.fs, dir: ws.wsfs.dir }),
         openFile: props.openFile,
