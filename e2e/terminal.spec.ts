@@ -53,9 +53,10 @@ test("the terminal runs commands over the workspace, with git, history and Ctrl-
 
   // A file path in the output opens in the editor on click.
   await run(page, "ls src/greet.ts");
-  const link = screen(page).getByText("src/greet.ts").last();
-  await link.hover();
+  // xterm detects links under the mouse: move over the path, then click where it is drawn.
+  const box = (await row(page, /^src\/greet\.ts\s*$/).last().boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
   await page.waitForTimeout(300);
-  await link.click();
+  await page.mouse.click(box.x + 20, box.y + box.height / 2);
   await expect(page.getByRole("tab", { name: /greet\.ts/ })).toBeVisible();
 });
