@@ -9,6 +9,7 @@ import { QuestionCard } from "./QuestionCard";
 import { Composer } from "./Composer";
 import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
+import { AgentSettings } from "./AgentSettings";
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
 export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string) => void }) {
@@ -16,6 +17,7 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
   const { session, live } = agent;
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [optionsOpen, setOptionsOpen] = useState(false);
 
   const prompts = useMemo(
     () => (session ? session.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
@@ -51,7 +53,11 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
         <button onClick={() => setSettingsOpen(true)} title="Models and API keys">
           Models
         </button>
+        <button onClick={() => setOptionsOpen(!optionsOpen)} aria-pressed={optionsOpen} title="Approvals and budget">
+          ⚙
+        </button>
       </div>
+      {optionsOpen && <AgentSettings session={session} onChange={agent.bump} />}
       <div className="agent-meter" data-testid="usage-meter">
         <span data-testid="model-label">{agent.modelLabel}</span>
         <span className="spacer" />
@@ -70,7 +76,14 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
           onDelete={(id) => void agent.deleteSession(id)}
         />
       ) : (
-        <Transcript session={session} live={live} version={agent.version} onOpenFile={props.openFile} />
+        <Transcript
+          session={session}
+          live={live}
+          version={agent.version}
+          onOpenFile={props.openFile}
+          onFork={(id) => void agent.fork(id)}
+          onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
+        />
       )}
       <div className="agent-pending">
         {pending.approvals.map((e) =>

@@ -1,12 +1,20 @@
 "use client";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { textOf, toolCallsOf, type AgentMessage, type ToolResultPart, type AgentSession } from "@/lib/agent";
 import type { LiveState } from "./useAgent";
 import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
 
 /** The conversation: prompts, streamed markdown, tool rows, and the run's notices (checkpoints, retries, errors). */
-export function Transcript(props: { session: AgentSession; live: LiveState; version: number; onOpenFile: (path: string) => void }) {
+export function Transcript(props: {
+  session: AgentSession;
+  live: LiveState;
+  version: number;
+  onOpenFile: (path: string) => void;
+  onFork: (messageId: string) => void;
+  onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
+}) {
+  const [editing, setEditing] = useState<{ id: string; text: string; restore: boolean }>();
   const { session, live } = props;
   const end = useRef<HTMLDivElement>(null);
   // Braces matter: newer Chromium returns a Promise from scrollIntoView, which React would take for a cleanup.
@@ -20,9 +28,42 @@ export function Transcript(props: { session: AgentSession; live: LiveState; vers
 
   const render = (m: AgentMessage) => {
     if (m.role === "user") {
+      const isPrompt = (m.kind ?? "prompt") === "prompt";
+      if (editing?.id === m.id)
+        return (
+          <div key={m.id} className="msg user editing">
+            <textarea aria-label="Edit prompt" value={editing.text} rows={3} onChange={(e) => setEditing({ ...editing, text: e.target.value })} />
+            <label className="muted">
+              <input type="checkbox" checked={editing.restore} onChange={(e) => setEditing({ ...editing, restore: e.target.checked })} /> also restore files to before this turn
+            </label>
+            <div className="row">
+              <button
+                className="primary"
+                disabled={!editing.text.trim() || session.running}
+                onClick={() => {
+                  props.onEditResend(m.id, editing.text.trim(), editing.restore);
+                  setEditing(undefined);
+                }}
+              >
+                Resend
+              </button>
+              <button onClick={() => setEditing(undefined)}>Cancel</button>
+            </div>
+          </div>
+        );
       return (
         <div key={m.id} className={`msg user ${m.kind ?? "prompt"}`} data-run={m.run}>
           {m.kind === "summary" ? <Markdown text={textOf(m)} /> : textOf(m)}
+          {isPrompt && !session.running && (
+            <span className="msg-actions">
+              <button className="link" onClick={() => setEditing({ id: m.id, text: textOf(m), restore: false })} title="Edit this prompt and run again from here">
+                Edit
+              </button>
+              <button className="link" onClick={() => props.onFork(m.id)} title="Start a new session from this point">
+                Fork
+              </button>
+            </span>
+          )}
         </div>
       );
     }

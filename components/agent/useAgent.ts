@@ -175,9 +175,37 @@ export function useAgent(ws: WorkspaceState) {
     setVersion((v) => v + 1);
   }, [session, settings, describeModel]);
 
+  /** Start a new session from the conversation up to `messageId` (the original stays as it was). */
+  const fork = useCallback(
+    async (messageId: string) => {
+      if (!session) return;
+      const forked = session.fork(messageId);
+      await store.save(forked.toJSON());
+      setSession(forked);
+      void refreshHistory();
+    },
+    [session, store, refreshHistory],
+  );
+
+  /** Replace a past prompt and run from there, optionally putting the files back as they were before that turn. */
+  const editAndResend = useCallback(
+    async (messageId: string, text: string, restoreFiles: boolean) => {
+      if (!session) return;
+      try {
+        await session.editAndResend(messageId, text, { restoreFiles });
+      } catch (e) {
+        setError((e as Error).message);
+      }
+      void ws.refresh();
+    },
+    [session, ws],
+  );
+
+  const bump = useCallback(() => setVersion((v) => v + 1), []);
+
   const setMode = useCallback((mode: AgentMode) => session?.setMode(mode), [session]);
 
-  return { session, version, modelLabel, live: live.current, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  return { session, version, modelLabel, fork, editAndResend, bump, live: live.current, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;

@@ -1,0 +1,70 @@
+"use client";
+import { useState } from "react";
+import type { AgentSession } from "@/lib/agent";
+
+/** Per-session approval policy and budget: what runs without asking, and the most the session may spend. */
+export function AgentSettings(props: { session: AgentSession; onChange: () => void }) {
+  const { session } = props;
+  const a = session.approvalSettings;
+  const [budget, setBudget] = useState(session.budget === undefined ? "" : String(session.budget));
+  const [error, setError] = useState<string>();
+  const toggle = (key: "read" | "edit" | "command", value: boolean) => {
+    session.setApprovalSettings({ autoApprove: { [key]: value } });
+    props.onChange();
+  };
+  return (
+    <div className="agent-settings" role="group" aria-label="Session settings">
+      <div className="row">
+        <span className="muted">Auto-approve:</span>
+        {(["read", "edit", "command"] as const).map((k) => (
+          <label key={k}>
+            <input type="checkbox" checked={a.autoApprove[k]} onChange={(e) => toggle(k, e.target.checked)} /> {k === "read" ? "reads" : k === "edit" ? "edits" : "commands"}
+          </label>
+        ))}
+      </div>
+      {a.allowedCommandPrefixes.length > 0 && (
+        <div className="row">
+          <span className="muted">Always allowed:</span>
+          {a.allowedCommandPrefixes.map((p) => (
+            <span key={p} className="badge">
+              <code>{p}</code>{" "}
+              <button
+                className="link"
+                aria-label={`Stop allowing ${p}`}
+                onClick={() => {
+                  session.setApprovalSettings({ allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) });
+                  props.onChange();
+                }}
+              >
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      <div className="row">
+        <label>
+          <span className="muted">Budget (USD, empty = none): </span>
+          <input
+            type="text"
+            inputMode="decimal"
+            aria-label="Session budget in dollars"
+            value={budget}
+            style={{ width: 80 }}
+            onChange={(e) => setBudget(e.target.value)}
+            onBlur={() => {
+              try {
+                session.setBudget(budget.trim() === "" ? undefined : Number(budget));
+                setError(undefined);
+                props.onChange();
+              } catch (e) {
+                setError((e as Error).message);
+              }
+            }}
+          />
+        </label>
+        {error && <span className="error">{error}</span>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,352 @@
+/**
+ * One capability profile per mode. The tool list sent to the model (`toolsOnSurface`), the guard
+ * (`createModeGuard` / `modeGuardHooks`), the shell's file-system view (`shellIsReadOnly`) and
+ * the prompt (`systemPromptPreamble`) are all computed from it, so they cannot disagree.
+ *
+ *   Act     default; full surface; read-write worktree; no output contract
+ *   Plan    read-only; must deliver `submit_plan`; `exit_plan_mode` is a gate only the user opens
+ *   Review  read-only; delivers `add_review_node` findings and a `finalize_review` verdict
+ *
+ * Plan (and Review) are enforced twice: edit tools are not on the surface and shell commands
+ * that would write are refused before they run (command-guard.ts), and the shell runs on a
+ * read-only view of the workspace (the guarantee that holds even when the static check misses).
+ *
+ * Framework-free.
+ */
+import { MODE_GUARD_PRIORITY, type AgentHooks, type BeforeToolDecision, type HookRegistration } from "../agent/hooks";
+import type { AgentMode } from "../agent/types";
+import type { EffectClass, ToolDefinition } from "../tools/define";
+import { findFileEditingCommand, GUARD_LOADING_REASON, prepareCommandGuard } from "./command-guard";
+import { ADD_REVIEW_NODE, EXIT_PLAN_MODE, FINALIZE_REVIEW, MODE_TOOL_NAMES, modeTools, SUBMIT_PLAN } from "./tools";
+
+export type { AgentMode } from "../agent/types";
+export { MODE_GUARD_PRIORITY };
+
+/** Highest kind of tool a surface admits: read < write < execute. */
+export type ToolTier = "read" | "write" | "execute";
+export type WorktreeState = "read-write" | "read-only";
+
+export interface ModeProfile {
+  id: AgentMode;
+  /** Shown in the UI ("Act"). */
+  label: string;
+  /** The mode a new session starts in. */
+  isDefault: boolean;
+  surface: {
+    /** Tools up to this tier are on the surface (unless denied). */
+    maxTier: ToolTier;
+    /** On the surface whatever their tier (still subject to denied effects). */
+    allow: readonly string[];
+    /** Never on the surface. */
+    deny: readonly string[];
+  };
+  /** A tool with any of these effects is never on the surface, and a call with one is refused. */
+  deniedEffects: readonly EffectClass[];
+  worktree: WorktreeState;
+  /** The mode's deliverables: pinned to its surface, never blocked. */
+  outputVerbs: readonly string[];
+  /** The output verb whose success means the mode delivered (nudged once when missing). */
+  requiredOutput?: string;
+  /** Tools that are gates (approval only the user gives), pinned like output verbs. */
+  gates: readonly string[];
+  /** What to do instead of a refused call (appended to the refusal). */
+  instead: string;
+  /** Hand-written guidance: the first part of the prompt preamble. Names only pinned tools. */
+  guidance: string;
+  /** Told to the model when the user switches to this mode. */
+  switchNote: string;
+}
+
+/** Tools every surface keeps (asking the user is never a write). */
+export const ALWAYS_PINNED: readonly string[] = ["ask_question"];
+
+const READ_ONLY_EFFECTS: readonly EffectClass[] = ["file-write", "file-delete", "vcs-write"];
+
+export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
+  act: {
+    id: "act",
+    label: "Act",
+    isDefault: true,
+    surface: { maxTier: "execute", allow: [], deny: [] },
+    deniedEffects: [],
+    worktree: "read-write",
+    outputVerbs: [],
+    gates: [],
+    instead: "",
+    guidance:
+      "You are in Act mode: carry out the user's request. You may read and change files and run commands; the user approves edits and commands as they come (unless they allowed them ahead).",
+    switchNote: "Files can be changed and commands run again. If a plan was approved, carry it out step by step.",
+  },
+  plan: {
+    id: "plan",
+    label: "Plan",
+    isDefault: false,
+    surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
+    deniedEffects: READ_ONLY_EFFECTS,
+    worktree: "read-only",
+    outputVerbs: [SUBMIT_PLAN],
+    requiredOutput: SUBMIT_PLAN,
+    gates: [EXIT_PLAN_MODE],
+    instead: "Submit a plan with submit_plan instead.",
+    guidance: [
+      "You are in Plan mode: the workspace is read-only. Explore and analyse, then deliver a plan; do not try to change anything. File edits are not available, and shell commands run on a read-only view of the workspace where any command that would write is refused before it runs: use the shell only to inspect (ls, cat, grep, find, git status, git diff, git log …).",
+      "When the task needs changes, call submit_plan once with the goal and the steps: each step has a unique key, a title, a description (what to change, in which files, how to check it) and dependsOn, the keys of the steps that must come first. The user reviews the plan and switches to Act mode to carry it out.",
+      "If the user asked a question that needs no plan, answer it directly and say that no plan is needed.",
+      "Only the user can leave Plan mode: exit_plan_mode asks for their approval, and the session stays read-only until they give it.",
+    ].join("\n\n"),
+    switchNote: "The workspace is now read-only: do not try to change files. Investigate, then deliver a plan with submit_plan.",
+  },
+  review: {
+    id: "review",
+    label: "Review",
+    isDefault: false,
+    surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
+    deniedEffects: READ_ONLY_EFFECTS,
+    worktree: "read-only",
+    outputVerbs: [ADD_REVIEW_NODE, FINALIZE_REVIEW],
+    requiredOutput: FINALIZE_REVIEW,
+    gates: [],
+    instead: "Record findings with add_review_node and finish with finalize_review instead.",
+    guidance: [
+      "You are in Review mode: the workspace is read-only. Read the changes and the code around them and report what you find; do not try to change anything. Shell commands run on a read-only view of the workspace; use them to inspect (git diff, git log, grep …).",
+      "Record each finding with add_review_node: its kind (bug, suggestion, recommendation, question or ticket), a priority from P0 (must fix before shipping) to P3 (minor), your confidence from 0 to 1, the file and line range it is about (none for a note about the whole change) and a body that explains what is wrong, why it matters and what to do.",
+      "When done, call finalize_review once with a verdict: ship, hold or block. The findings can only make the verdict more severe: an open P0 bug means block.",
+    ].join("\n\n"),
+    switchNote: "The workspace is now read-only: review the changes, record findings with add_review_node and finish with finalize_review.",
+  },
+};
+
+export const MODE_IDS: readonly AgentMode[] = Object.keys(MODE_PROFILES) as AgentMode[];
+export const DEFAULT_MODE: AgentMode = MODE_IDS.find((m) => MODE_PROFILES[m].isDefault) ?? "act";
+
+export function modeProfile(mode: AgentMode): ModeProfile {
+  const p = MODE_PROFILES[mode];
+  if (!p) throw new Error(`Unknown mode "${String(mode)}"`);
+  return p;
+}
+
+const TIER_RANK: Record<ToolTier, number> = { read: 0, write: 1, execute: 2 };
+
+/** A tool's tier from its effects: runs commands or talks to the network → execute; changes files or git → write; else read. */
+export function toolTier(tool: Pick<ToolDefinition, "effects">): ToolTier {
+  if (tool.effects.some((e) => e === "process" || e === "network")) return "execute";
+  if (tool.effects.some((e) => e === "file-write" || e === "file-delete" || e === "vcs-write")) return "write";
+  return "read";
+}
+
+/** Own output verbs, gates and ask_question: always on the mode's surface. */
+export function isPinned(mode: AgentMode, name: string): boolean {
+  const p = modeProfile(mode);
+  return p.outputVerbs.includes(name) || p.gates.includes(name) || ALWAYS_PINNED.includes(name);
+}
+
+/** Whether a tool is on the mode's surface. */
+export function isOnSurface(mode: AgentMode, tool: Pick<ToolDefinition, "name" | "effects">): boolean {
+  const p = modeProfile(mode);
+  if (isPinned(mode, tool.name)) return true;
+  if (MODE_TOOL_NAMES.includes(tool.name)) return false; // another mode's verb or gate
+  if (p.surface.deny.includes(tool.name)) return false;
+  if (tool.effects.some((e) => p.deniedEffects.includes(e))) return false;
+  if (p.surface.allow.includes(tool.name)) return true;
+  return TIER_RANK[toolTier(tool)] <= TIER_RANK[p.surface.maxTier];
+}
+
+/**
+ * The tools offered in `mode`, in the given order; the mode's own output verbs and gates are
+ * added when missing (from lib/modes/tools).
+ */
+export function toolsOnSurface(mode: AgentMode, tools: readonly ToolDefinition[]): ToolDefinition[] {
+  const p = modeProfile(mode);
+  const out = tools.filter((t) => isOnSurface(mode, t));
+  const have = new Set(out.map((t) => t.name));
+  for (const t of modeTools()) {
+    if ((p.outputVerbs.includes(t.name) || p.gates.includes(t.name)) && !have.has(t.name)) {
+      out.push(t);
+      have.add(t.name);
+    }
+  }
+  return out;
+}
+
+/** The mode paragraph of the system prompt: the guidance, then exactly the tools on the surface. */
+export function systemPromptPreamble(mode: AgentMode, tools: readonly ToolDefinition[]): string {
+  const p = modeProfile(mode);
+  const names = toolsOnSurface(mode, tools).map((t) => t.name);
+  const parts = [p.guidance];
+  parts.push(names.length > 0 ? `Tools available in ${p.label} mode: ${names.join(", ")}.` : `No tools are available in ${p.label} mode.`);
+  return parts.join("\n\n");
+}
+
+/** True when the mode's shell (and tools) must run on a read-only view of the workspace. */
+export function shellIsReadOnly(mode: AgentMode): boolean {
+  return modeProfile(mode).worktree === "read-only";
+}
+
+// ---- the guard ----------------------------------------------------------------------------
+
+export type GuardedCall = {
+  /** The tool name the model called. */
+  name: string;
+  input: unknown;
+  /** The definition, when the tool is known. */
+  tool?: Pick<ToolDefinition, "name" | "effects" | "effectsFor">;
+};
+
+export type ModeGuardDecision = { skip: true; reason: string };
+export type ModeGuard = (call: GuardedCall) => ModeGuardDecision | undefined;
+
+const COMMAND_FIELDS = ["commands", "command", "cmd", "cmds", "script", "commandLine", "command_line", "shell"];
+
+/** True when the tool runs shell commands: `run_commands`, or any tool declaring the "process" effect. */
+export function runsCommands(call: GuardedCall): boolean {
+  return call.name === "run_commands" || (call.tool?.effects.includes("process") ?? false);
+}
+
+/** The command lines in a call's input, or undefined when none can be found. */
+export function commandsOf(input: unknown): string[] | undefined {
+  if (typeof input === "string") return [input];
+  if (typeof input !== "object" || input === null) return undefined;
+  const out: string[] = [];
+  let found = false;
+  for (const key of COMMAND_FIELDS) {
+    const v = (input as Record<string, unknown>)[key];
+    if (typeof v === "string") {
+      out.push(v);
+      found = true;
+    } else if (Array.isArray(v)) {
+      for (const x of v) {
+        if (typeof x !== "string") return undefined;
+        out.push(x);
+      }
+      found = true;
+    }
+  }
+  return found ? out : undefined;
+}
+
+function callEffectsOf(call: GuardedCall): readonly EffectClass[] {
+  const t = call.tool;
+  if (!t) return [];
+  try {
+    return t.effectsFor ? t.effectsFor(call.input as never) : t.effects;
+  } catch {
+    return t.effects;
+  }
+}
+
+function refusal(p: ModeProfile, what: string): ModeGuardDecision {
+  return { skip: true, reason: `${p.label} mode is read-only: ${what}.${p.instead ? ` ${p.instead}` : ""}` };
+}
+
+/**
+ * The mode guard, for the loop's `beforeTool`: refuses a call that would change the workspace in
+ * a read-only mode (or a tool that is not on the mode's surface), with a reason naming the mode.
+ * `getMode` is read on every call, so a switch mid-run is seen by the very next call.
+ * Synchronous: until `prepareCommandGuard()` has loaded the parser, commands are refused.
+ */
+export function createModeGuard(getMode: () => AgentMode): ModeGuard {
+  return (call) => {
+    const mode = getMode();
+    const p = MODE_PROFILES[mode];
+    if (!p) return { skip: true, reason: `Unknown mode "${String(mode)}": the call was not run.` };
+    if (isPinned(mode, call.name)) return undefined;
+    if (MODE_TOOL_NAMES.includes(call.name)) return { skip: true, reason: `${call.name} is not available in ${p.label} mode.` };
+    const tool = call.tool;
+    // Commands first, for every tool that runs them (built-in or a plugin's, on the surface or
+    // not), so the refusal says what the command would do.
+    if (p.worktree === "read-only" && runsCommands(call)) {
+      const commands = commandsOf(call.input);
+      if (!commands) return refusal(p, `the commands of ${call.name} cannot be checked`);
+      for (const command of commands) {
+        const f = findFileEditingCommand(command);
+        if (!f) continue;
+        if (f.reason === GUARD_LOADING_REASON) {
+          return { skip: true, reason: `${p.label} mode is read-only and the command check is still loading, so commands cannot run yet. Try again.` };
+        }
+        const shown = f.command.length > 120 ? f.command.slice(0, 119) + "…" : f.command;
+        return refusal(p, `\`${shown}\` would change files (${f.reason})`);
+      }
+    }
+    if (tool && !isOnSurface(mode, { name: call.name, effects: tool.effects })) {
+      if (tool.effects.some((e) => p.deniedEffects.includes(e))) return refusal(p, `${call.name} would change files`);
+      return { skip: true, reason: `${call.name} is not available in ${p.label} mode.` };
+    }
+    const denied = callEffectsOf(call).filter((e) => p.deniedEffects.includes(e));
+    if (denied.length > 0) return refusal(p, `${call.name} would change files`);
+    return undefined;
+  };
+}
+
+/** How long the guard may take on its first call (loading the parser). */
+export const MODE_GUARD_TIMEOUT_MS = 20_000;
+
+/**
+ * The mode guard as a hook registration (priority before every plugin). Its `beforeTool` loads
+ * the command parser itself when a command has to be checked. `getMode` defaults to the mode in
+ * the hook's snapshot.
+ */
+export function modeGuardHooks(getMode?: () => AgentMode): HookRegistration {
+  const hooks: AgentHooks = {
+    async beforeTool(ctx): Promise<BeforeToolDecision | void> {
+      const mode = getMode ? getMode() : ctx.snapshot.mode;
+      const call: GuardedCall = { name: ctx.toolCall.name, input: ctx.input, tool: ctx.tool };
+      if (MODE_PROFILES[mode]?.worktree === "read-only" && runsCommands(call)) {
+        await prepareCommandGuard().catch(() => undefined); // a failure leaves the guard refusing
+      }
+      const decision = createModeGuard(() => mode)(call);
+      return decision ?? undefined;
+    },
+  };
+  return { name: "mode-guard", priority: MODE_GUARD_PRIORITY, timeoutMs: MODE_GUARD_TIMEOUT_MS, hooks };
+}
+
+/**
+ * Nudges once per run when a mode with a required output (Plan: submit_plan; Review:
+ * finalize_review) is about to end without it. The model may still answer that none is needed.
+ */
+export function modeOutputHooks(getMode?: () => AgentMode): HookRegistration {
+  const delivered = new Set<string>();
+  const nudged = new Set<string>();
+  const hooks: AgentHooks = {
+    afterTool(ctx) {
+      const mode = getMode ? getMode() : ctx.snapshot.mode;
+      const required = MODE_PROFILES[mode]?.requiredOutput;
+      if (required && ctx.toolCall.name === required && !ctx.result.isError) delivered.add(ctx.snapshot.runId);
+    },
+    afterModel(ctx) {
+      const mode = getMode ? getMode() : ctx.snapshot.mode;
+      const runId = ctx.snapshot.runId;
+      if (delivered.has(runId) || nudged.has(runId)) return;
+      const hasToolCall = ctx.message.role === "assistant" && Array.isArray(ctx.message.content) && ctx.message.content.some((p) => (p as { type?: string }).type === "tool-call");
+      if (hasToolCall) return;
+      const nudge = missingOutputNudge(mode);
+      if (!nudge) return;
+      nudged.add(runId);
+      return { continueWith: nudge };
+    },
+    afterRun(ctx) {
+      delivered.delete(ctx.snapshot.runId);
+      nudged.delete(ctx.snapshot.runId);
+    },
+  };
+  return { name: "mode-output", priority: MODE_GUARD_PRIORITY + 1, hooks };
+}
+
+/** Told to the model at its next turn after the user switched modes. */
+export function modeSwitchNotice(from: AgentMode, to: AgentMode): string {
+  const a = modeProfile(from);
+  const b = modeProfile(to);
+  return `The user switched the session from ${a.label} mode to ${b.label} mode. ${b.switchNote}`;
+}
+
+/** The nudge when a run is ending without the mode's output, or undefined (Act). */
+export function missingOutputNudge(mode: AgentMode): string | undefined {
+  switch (modeProfile(mode).requiredOutput) {
+    case SUBMIT_PLAN:
+      return "No plan has been submitted yet: the user only sees a plan once submit_plan succeeds. If the task needs changes, call submit_plan now with the goal and the steps. If the question needed no plan, say so in one sentence and stop.";
+    case FINALIZE_REVIEW:
+      return "The review has no verdict yet: record any remaining findings with add_review_node, then call finalize_review with ship, hold or block.";
+    default:
+      return undefined;
+  }
+}
