@@ -106,3 +106,30 @@ test("stop during a slow stream, then reload: the session resumes", async ({ pag
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Tell me a long story");
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("word3");
 });
+
+test("Plan mode refuses an edit and a writing command without asking, and shows the block", async ({ page }) => {
+  await createWorkspace(page, "Agent plan");
+  await useMockModel(page);
+  server.setScript([
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "README.md", old_str: "Sample", new_str: "Changed" } }] },
+    { toolCalls: [{ name: "run_commands", args: { commands: ["echo x > README.md"] } }] },
+    { text: "I can only plan here." },
+    { text: "No plan is needed." },
+  ]);
+  await page.getByLabel("Message the agent").focus();
+  await page.keyboard.press("Shift+Tab");
+  await expect(page.getByRole("radio", { name: "Plan" })).toHaveAttribute("aria-checked", "true");
+  await ask(page, "Change the README");
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript).toContainText("No plan is needed.");
+  const edit = transcript.locator('[data-tool="editor"]');
+  const cmd = transcript.locator('[data-tool="run_commands"]');
+  await expect(edit).toHaveAttribute("data-status", "blocked");
+  await expect(cmd).toHaveAttribute("data-status", "blocked");
+  await expect(cmd).toContainText("blocked by policy");
+  await expect(cmd).toContainText("Plan mode");
+  await expect(page.getByRole("group", { name: "Approval needed" })).toHaveCount(0);
+  await treeItem(page, "README.md").click();
+  await expect.poll(() => editorText(page)).toContain("# Sample project");
+  await expect(treeItem(page, "README.md").locator(".git")).toHaveCount(0);
+});

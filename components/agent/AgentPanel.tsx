@@ -39,7 +39,7 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
         <span className="spacer" />
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
           {(["act", "plan"] as const).map((m) => (
-            <button key={m} role="radio" aria-checked={session.mode === m} onClick={() => agent.setMode(m)}>
+            <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
               {m === "act" ? "Act" : "Plan"}
             </button>
           ))}
@@ -109,6 +109,7 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
         commands={session.slashCommands}
         onSend={(text) => void agent.send(text)}
         onStop={() => session.stop()}
+        onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
       />
       {settingsOpen && <ProviderSettingsDialog store={agent.settings} onClose={() => setSettingsOpen(false)} onSaved={() => void agent.reloadModel()} />}
     </div>

@@ -12,6 +12,8 @@ export function Composer(props: {
   commands: { name: string; description?: string }[];
   onSend: (text: string) => void;
   onStop: () => void;
+  /** Shift+Tab in the prompt box switches between Plan and Act. */
+  onToggleMode?: () => void;
 }) {
   const [text, setText] = useState("");
   const [index, setIndex] = useState<number>(-1);
@@ -61,6 +63,9 @@ export function Composer(props: {
             const next = index - 1;
             setIndex(next);
             setText(next < 0 ? "" : props.history[props.history.length - 1 - next]);
+          } else if (e.key === "Tab" && e.shiftKey && props.onToggleMode) {
+            e.preventDefault();
+            props.onToggleMode();
           } else if (e.key === "Escape" && props.running) {
             props.onStop();
           }

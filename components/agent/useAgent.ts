@@ -1,8 +1,9 @@
 "use client";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { AgentSession, createBrowserAgentDeps, type AgentEvent, type AgentMode } from "@/lib/agent";
+import { AgentSession, HookRegistry, createBrowserAgentDeps, type AgentEvent, type AgentMode } from "@/lib/agent";
 import { ProviderSettingsStore } from "@/lib/providers";
 import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
+import { installModeHooks, modeSessionOptions } from "@/lib/modes";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 
 export interface LiveState {
@@ -34,8 +35,10 @@ export function useAgent(ws: WorkspaceState) {
   const makeSession = useCallback(
     async (data?: Awaited<ReturnType<SessionStore["load"]>>) => {
       await settings.load();
-      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact };
-      return data ? AgentSession.fromJSON(data, common) : new AgentSession({ ...common, workspaceId: ws.meta.id });
+      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, ...modeSessionOptions() };
+      const s = data ? AgentSession.fromJSON(data, common) : new AgentSession({ ...common, workspaceId: ws.meta.id });
+      installModeHooks(s);
+      return s;
     },
     [deps, settings, ws.meta.id],
   );
@@ -179,7 +182,9 @@ export function useAgent(ws: WorkspaceState) {
   const fork = useCallback(
     async (messageId: string) => {
       if (!session) return;
-      const forked = session.fork(messageId);
+      // Its own hook registry: the mode guard must read the fork's mode, not the original's.
+      const forked = session.fork(messageId, { hooks: new HookRegistry() });
+      installModeHooks(forked);
       await store.save(forked.toJSON());
       setSession(forked);
       void refreshHistory();

@@ -8,3 +8,4 @@ export * from "./command-guard";
 export * from "./plan";
 export * from "./review";
 export * from "./tools";
+export { modeSessionOptions, installModeHooks } from "./session";

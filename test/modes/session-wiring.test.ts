@@ -1,0 +1,60 @@
+/**
+ * A session wired to the mode profiles, on the real shell and checkpoint engine: in Plan mode an
+ * edit and a writing command are refused before any approval is asked, the workspace is unchanged,
+ * and a switch to Act mid-session is seen by the very next tool call.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { AgentSession } from "../../lib/agent/session";
+import { createWorkspaceAgentDeps } from "../../lib/agent/workspace-deps";
+import type { AgentEvent } from "../../lib/agent/events";
+import { ChangeJournal, WorkspaceFs, type IsoFs } from "../../lib/fs";
+import { installModeHooks, modeSessionOptions } from "../../lib/modes";
+import { populateWorkspace } from "../../lib/workspaces/create";
+import { scripted } from "../agent/helpers";
+
+let dir = "";
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("mode profiles wired into a session", () => {
+  it("Plan refuses edits and writing commands without asking; Act runs them after approval", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-modes-wiring-"));
+    const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal: new ChangeJournal() });
+    await populateWorkspace(wsfs, [{ path: "f.txt", data: "original\n" }], { message: "init" });
+    const model = scripted([
+      { toolCalls: [{ name: "editor", args: { command: "create", path: "new.txt", file_text: "x" } }] },
+      { toolCalls: [{ name: "run_commands", args: { commands: ["echo x > f.txt"] } }] },
+      { toolCalls: [{ name: "run_commands", args: { commands: ["cat f.txt"] } }] },
+      { text: "The file says original." },
+      // The loop nudges once when a Plan run ends without submit_plan; an honest answer ends it.
+      { text: "No plan is needed for this question." },
+      { toolCalls: [{ name: "run_commands", args: { commands: ["echo changed > f.txt"] } }] },
+      { text: "Done." },
+    ]);
+    const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: false }), model, workspaceId: "w", mode: "plan", ...modeSessionOptions() });
+    installModeHooks(session);
+    const events: AgentEvent[] = [];
+    session.subscribe((e) => {
+      events.push(e);
+      if (e.type === "approval-requested") session.approve(e.approvalId);
+    });
+
+    await session.run("What does f.txt say?");
+    const finished = events.filter((e): e is Extract<AgentEvent, { type: "tool-call-finished" }> => e.type === "tool-call-finished");
+    expect(finished.map((e) => `${e.toolName}:${e.status}`)).toEqual(["editor:blocked", "run_commands:blocked", "run_commands:ok"]);
+    expect(finished[0].blockedByPolicy && finished[1].blockedByPolicy).toBe(true);
+    expect(finished[1].blockReason).toMatch(/Plan mode/);
+    // The user is asked only about the allowed read command, never about a call that would only fail.
+    const asked = events.filter((e): e is Extract<AgentEvent, { type: "approval-requested" }> => e.type === "approval-requested");
+    expect(asked.map((e) => e.toolCallId)).toEqual([finished[2].toolCallId]);
+    expect(fs.readFileSync(path.join(dir, "f.txt"), "utf8")).toBe("original\n");
+    expect(fs.existsSync(path.join(dir, "new.txt"))).toBe(false);
+
+    session.setMode("act");
+    await session.run("Now change it");
+    expect(events.filter((e) => e.type === "approval-requested")).toHaveLength(2);
+    expect(fs.readFileSync(path.join(dir, "f.txt"), "utf8")).toBe("changed\n");
+  });
+});
