@@ -4,6 +4,8 @@ import { AgentSession, HookRegistry, createBrowserAgentDeps, type AgentEvent, ty
 import { ProviderSettingsStore } from "@/lib/providers";
 import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
 import { installModeHooks, modeSessionOptions } from "@/lib/modes";
+import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
+import { lightningFsName } from "@/lib/fs/lightning";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 
 export interface LiveState {
@@ -24,7 +26,10 @@ export interface LiveState {
 export function useAgent(ws: WorkspaceState) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
-  const deps = useMemo(() => createBrowserAgentDeps({ wsfs: ws.wsfs }), [ws.wsfs]);
+  const deps = useMemo(
+    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) }),
+    [ws.wsfs, ws.meta.id],
+  );
   const [session, setSession] = useState<AgentSession>();
   const [version, setVersion] = useState(0);
   const [history, setHistory] = useState<SessionMeta[]>([]);

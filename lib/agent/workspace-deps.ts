@@ -18,6 +18,8 @@ export type WorkspaceAgentDepsOptions = {
    * for browsers; Node callers (tests, bench) on lightning-fs pass false.
    */
   defenseInDepth?: boolean;
+  /** Batched reads for the checkpoint engine (the browser passes lightningReadMany for the workspace's IndexedDB). */
+  checkpointReadMany?: import("../checkpoints/index").ReadMany;
 };
 
 type CheckpointsModule = typeof import("../checkpoints/index");
@@ -43,8 +45,9 @@ function loadShell(): Promise<ShellModule> {
 }
 
 /** lib/checkpoints behind the agent's CheckpointService interface. */
-export function createCheckpointService(wsfs: WorkspaceFs): CheckpointService {
-  const ws = { fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal };
+export function createCheckpointService(wsfs: WorkspaceFs, accel: { readMany?: import("../checkpoints/index").ReadMany } = {}): CheckpointService {
+  // readMany batches the first (cold) snapshot's reads into IndexedDB transactions (lightning-fs reads one file per transaction).
+  const ws = { fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal, readMany: accel.readMany };
   void loadCheckpoints().catch(() => undefined); // warm it up: the first run should not wait for the import
   return {
     async create(opts): Promise<CheckpointRecord> {
@@ -90,7 +93,7 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
   };
   return {
     wsfs,
-    checkpoints: createCheckpointService(wsfs),
+    checkpoints: createCheckpointService(wsfs, { readMany: opts.checkpointReadMany }),
     async shell({ readOnly }): Promise<ShellLike> {
       const s = await getShell();
       return readOnly ? s.readOnlyView() : s;
