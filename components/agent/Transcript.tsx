@@ -93,7 +93,11 @@ export function Transcript(props: {
     <div className="transcript" role="log" aria-label="Agent transcript" aria-live="polite">
       {session.messages.length === 0 && (
         <div className="muted empty-transcript">
-          Ask the agent to read, change or run something in this workspace. Every run is checkpointed first; edits and commands ask for your approval.
+          <p>Ask the agent to read, change or run something in this workspace. Edits and commands ask for your approval.</p>
+          <p>
+            Every run is checkpointed first (<code>refs/tabula/checkpoints/…</code>), untracked files included. Ignored files are never captured or touched; files over 5 MB are
+            listed but not stored, and never deleted by a restore. Your branches, HEAD and index are never moved.
+          </p>
         </div>
       )}
       {session.messages.map(render)}
