@@ -6,18 +6,12 @@
  * workspace-relative posix paths WorkspaceFs uses ("" is the root).
  */
 
+import { normalizeAbsPath } from "../fs/paths";
+
 export const DEFAULT_MOUNT_POINT = "/workspace";
 
-/** Normalise an absolute posix path: collapses ".", "..", and repeated slashes. */
-export function normalizeShellPath(p: string): string {
-  const out: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return "/" + out.join("/");
-}
+/** Normalise an absolute posix path: collapses ".", "..", and repeated slashes (the same rule as lib/fs). */
+export const normalizeShellPath = normalizeAbsPath;
 
 /** Resolve `p` against the directory `base` (both posix; `p` may be absolute). */
 export function resolveShellPath(base: string, p: string): string {
