@@ -64,7 +64,7 @@ test("find in files lists matches and a click jumps to the line; Ctrl+P opens by
 
   await page.keyboard.press("Control+p");
   await page.getByLabel("Search files by name").fill("sum");
-  await page.keyboard.press("Enter");
+  await page.getByLabel("Search files by name").press("Enter");
   await expect(page.getByRole("tab", { name: /sum\.ts/ })).toHaveAttribute("aria-selected", "true");
   await expect.poll(() => editorText(page)).toContain("export const sum");
 });

@@ -86,7 +86,8 @@ export default function CodeEditor(props: {
     const range = new monaco.Range(r.line, r.column, r.line, r.column + r.length);
     instance.revealRangeInCenter(range);
     instance.setSelection(range);
-    instance.focus();
+    // Monaco may arrive late (lazy chunk): never steal focus from a dialog the user opened meanwhile.
+    if (!document.querySelector('[role="dialog"]')) instance.focus();
   }, [props.reveal, props.doc.path]);
 
   return <div ref={host} className="editor-host" data-testid="code-editor" />;

@@ -109,8 +109,9 @@ export default function Workbench({ id }: { id: string }) {
         setSidebar("search");
         setSearchFocus((n) => n + 1);
       } else if (key === "s" && ws) {
-        // Monaco handles Ctrl+S when it has focus; this covers the rest of the page.
+        // Monaco handles Ctrl+S when it has focus (one save, not two); this covers the rest of the page.
         e.preventDefault();
+        if ((e.target as HTMLElement | null)?.closest?.(".monaco-editor")) return;
         const active = ws.docs.active;
         if (active && !readOnly) void ws.docs.save(active).catch(report);
       }

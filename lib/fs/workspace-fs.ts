@@ -267,8 +267,16 @@ export class WorkspaceFs {
 
   /** Persist now (lightning-fs otherwise saves its file tree 500 ms after the last write). */
   async flush(): Promise<void> {
-    if (this.flushing) await this.flushing;
-    await this.fs.promises.flush?.();
+    try {
+      if (this.flushing) await this.flushing;
+      await this.fs.promises.flush?.();
+    } catch (err) {
+      // The file tree could not be written (lightning-fs's superblock): say so in the user's terms.
+      if (isQuotaError(err)) {
+        throw new WorkspaceStorageError("QUOTA", "", "Storage is full: the latest changes could not be stored. Free space (delete or export a workspace) and save again.", err);
+      }
+      throw err;
+    }
   }
 
   /** Same storage, journal and cache; every mutation refused with EROFS. */
