@@ -59,7 +59,10 @@ export default function Workbench({ id }: { id: string }) {
   const files = useMemo(() => (ws ? allFilePaths(ws.tree) : []), [ws]);
   const readOnly = ws?.role !== "writer";
 
-  const report = useCallback((e: unknown) => setToast({ message: (e as Error).message ?? String(e), error: true }), []);
+  const report = useCallback((e: unknown) => {
+    console.error(e); // the stack, for whoever opens the devtools
+    setToast({ message: (e as Error).message ?? String(e), error: true });
+  }, []);
 
   const open = useCallback(
     async (path: string) => {

@@ -164,7 +164,14 @@ export class WorkspaceFs {
   async writeFile(path: string, data: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
     const rel = this.toRel(path);
     this.assertWritable(rel, "write");
-    await this.serialized(rel, () => this.writeFileNow(rel, data, opts));
+    try {
+      await this.serialized(rel, () => this.writeFileNow(rel, data, opts));
+    } catch (err) {
+      // lightning-fs may fail on its own file-tree save (e.g. when it wakes from idle) before the
+      // temp write even starts: a full disk is still a full disk, with the file untouched.
+      if (!(err instanceof WorkspaceStorageError) && isQuotaError(err)) throw storageError(rel, err);
+      throw err;
+    }
     this.journal.record({ kind: "write", path: rel, origin: opts.origin });
   }
 
