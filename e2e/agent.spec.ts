@@ -133,3 +133,36 @@ test("Plan mode refuses an edit and a writing command without asking, and shows 
   await expect.poll(() => editorText(page)).toContain("# Sample project");
   await expect(treeItem(page, "README.md").locator(".git")).toHaveCount(0);
 });
+
+test("code blocks are highlighted and an agent edit opens as a Monaco diff", async ({ page }) => {
+  await createWorkspace(page, "Agent diff");
+  await useMockModel(page);
+  server.setScript([
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } }] },
+    { text: "Changed it:\n\n```ts\nexport const greeting = `Howdy`;\n```\n" },
+  ]);
+  await ask(page, "Change the greeting");
+  await page.getByRole("group", { name: "Approval needed" }).getByRole("button", { name: "Approve" }).click();
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript.locator('[data-highlight="ts"] span[class*="mtk"]').first()).toBeVisible();
+  await transcript.getByRole("button", { name: "Open diff of src/greet.ts" }).click();
+  const diff = page.getByTestId("diff-editor");
+  await expect(diff.locator(".original .view-lines")).toContainText("Hello");
+  await expect(diff.locator(".modified .view-lines")).toContainText("Howdy");
+  await expect(page.getByRole("tab", { name: /agent edit/ })).toBeVisible();
+});
+
+test("a provider that answers HTML, and a dropped stream, end in clear messages", async ({ page }) => {
+  await createWorkspace(page, "Agent bad input");
+  await useMockModel(page);
+  server.setScript([{ raw: { status: 200, contentType: "text/html", body: "<!doctype html><html><body>Sign in</body></html>" } }]);
+  await ask(page, "Hello?");
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript.getByRole("alert")).toContainText("HTML page");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  server.setScript([{ chunks: ["partial ", "answer ", "that ", "stops"], dropAfter: 2 }, { text: "Recovered answer." }]);
+  await ask(page, "Try again");
+  await expect(transcript).toContainText("Recovered answer.");
+  await expect(transcript).toContainText(/dropped/);
+});

@@ -12,7 +12,7 @@ import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
-export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string) => void }) {
+export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string) => void; openEditDiff: (path: string, unifiedDiff: string) => void }) {
   const agent = useAgent(props.ws);
   const { session, live } = agent;
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -81,6 +81,7 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
           live={live}
           version={agent.version}
           onOpenFile={props.openFile}
+          onOpenDiff={props.openEditDiff}
           onFork={(id) => void agent.fork(id)}
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
         />

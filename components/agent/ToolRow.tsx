@@ -35,7 +35,17 @@ function oneLine(input: unknown): string {
 }
 
 /** A tool call as one compact row; click to expand its arguments and what the model read back. */
-export function ToolRow(props: { call: ToolCallPart; result?: ToolResultPart; running?: boolean; onOpenFile: (path: string) => void }) {
+/** Per-file unified diffs a finished edit reported (editor: one file; apply_patch: several). */
+function editDiffs(result: ToolResultPart | undefined): { path: string; diff: string }[] {
+  const data = result?.ui?.status === "ok" ? result.ui.data : undefined;
+  if (!data) return [];
+  if (typeof data.path === "string" && typeof data.diff === "string") return [{ path: data.path, diff: data.diff }];
+  if (Array.isArray(data.files))
+    return data.files.filter((f): f is { path: string; diff: string } => !!f && typeof f.path === "string" && typeof f.diff === "string");
+  return [];
+}
+
+export function ToolRow(props: { call: ToolCallPart; result?: ToolResultPart; running?: boolean; onOpenFile: (path: string) => void; onOpenDiff?: (path: string, unifiedDiff: string) => void }) {
   const [open, setOpen] = useState(false);
   const status = props.running ? "running" : (props.result?.ui?.status ?? (props.result ? (props.result.output.type === "error-text" ? "error" : "ok") : "aborted"));
   const blocked = props.result?.ui?.blockedByPolicy;
@@ -51,6 +61,15 @@ export function ToolRow(props: { call: ToolCallPart; result?: ToolResultPart; ru
           {pathsOf(props.call.input).map((p) => (
             <button key={p} className="link mono" onClick={() => props.onOpenFile(p)}>
               {p}
+            </button>
+          ))}
+        </div>
+      )}
+      {props.onOpenDiff && editDiffs(props.result).length > 0 && (
+        <div className="tool-paths">
+          {editDiffs(props.result).map((d) => (
+            <button key={d.path} className="link" onClick={() => props.onOpenDiff!(d.path, d.diff)}>
+              Open diff of {d.path}
             </button>
           ))}
         </div>

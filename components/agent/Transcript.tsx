@@ -11,6 +11,7 @@ export function Transcript(props: {
   live: LiveState;
   version: number;
   onOpenFile: (path: string) => void;
+  onOpenDiff: (path: string, unifiedDiff: string) => void;
   onFork: (messageId: string) => void;
   onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
 }) {
@@ -80,7 +81,7 @@ export function Transcript(props: {
                 <Markdown text={String((c.input as { summary?: unknown })?.summary ?? "")} />
               </div>
             ) : (
-              <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} />
+              <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} onOpenDiff={props.onOpenDiff} />
             ),
           )}
         </div>

@@ -75,7 +75,7 @@ export function EditorArea(props: {
       <div className="tabs" role="tablist" aria-label="Open files">
         {props.diff && (
           <div className={`tab active`} role="tab" aria-selected="true" title={props.diff.title}>
-            <span>⇄ {props.diff.path.split("/").pop()} (HEAD ↔ working tree)</span>
+            <span>⇄ {props.diff.title}</span>
             <button className="close" aria-label="Close diff" onClick={props.onCloseDiff}>
               ×
             </button>

@@ -22,6 +22,7 @@ import { BranchPicker } from "./BranchPicker";
 import { allFilePaths } from "@/lib/workspaces/tree-model";
 import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, type DeletedSnapshot } from "@/lib/workspaces/file-ops";
 import { diffFileAgainstHead } from "@/lib/git";
+import { textBeforeEdit } from "@/lib/editor/edit-diff";
 
 type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 
@@ -84,12 +85,28 @@ export default function Workbench({ id }: { id: string }) {
         const d = await diffFileAgainstHead({ fs: ws.wsfs.fs, dir: ws.wsfs.dir }, path);
         if (d.binary) throw new Error(`${path} is binary: no text diff.`);
         const doc = ws.docs.get(path);
-        setDiff({ path, original: d.head ?? "", modified: doc && !doc.readOnly ? doc.text : (d.work ?? ""), title: `${path}: HEAD ↔ working tree` });
+        setDiff({ path, original: d.head ?? "", modified: doc && !doc.readOnly ? doc.text : (d.work ?? ""), title: `${path.split("/").pop()} (HEAD ↔ working tree)` });
       } catch (e) {
         report(e);
       }
     },
     [ws, report],
+  );
+
+  /** The Monaco diff of one agent edit: the file before that edit ↔ now (HEAD ↔ now if it changed since). */
+  const showEditDiff = useCallback(
+    async (path: string, unifiedDiff: string) => {
+      if (!ws) return;
+      try {
+        const current = (await ws.wsfs.exists(path)) ? await ws.wsfs.readText(path) : "";
+        const before = textBeforeEdit(current, unifiedDiff);
+        if (before === undefined) return await showDiff(path);
+        setDiff({ path, original: before, modified: current, title: `${path.split("/").pop()} (agent edit)` });
+      } catch (e) {
+        report(e);
+      }
+    },
+    [ws, showDiff, report],
   );
 
   // Global shortcuts; capture phase so Monaco does not swallow them.
@@ -325,7 +342,7 @@ export default function Workbench({ id }: { id: string }) {
             }
           />
         }
-        right={agentOpen ? <AgentPanel ws={ws} readOnly={readOnly} openFile={(p) => void open(p)} /> : null}
+        right={agentOpen ? <AgentPanel ws={ws} readOnly={readOnly} openFile={(p) => void open(p)} openEditDiff={(p, d) => void showEditDiff(p, d)} /> : null}
       />
       <footer className="statusbar">
         <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>
