@@ -166,3 +166,43 @@ test("a provider that answers HTML, and a dropped stream, end in clear messages"
   await expect(transcript).toContainText("Recovered answer.");
   await expect(transcript).toContainText(/dropped/);
 });
+
+test("Plan mode delivers a plan card; approving it switches to Act and the plan becomes the run's brief", async ({ page }) => {
+  await createWorkspace(page, "Agent plan card");
+  await useMockModel(page);
+  server.setScript([
+    {
+      toolCalls: [
+        {
+          name: "submit_plan",
+          args: {
+            goal: "Make the greeting friendlier",
+            nodes: [
+              { key: "check", title: "Check the output", description: "Run grep to confirm.", dependsOn: ["edit"] },
+              { key: "edit", title: "Change the greeting", description: "Replace Hello with Howdy in src/greet.ts.", dependsOn: [] },
+            ],
+          },
+        },
+      ],
+    },
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } }] },
+    { toolCalls: [{ name: "attempt_completion", args: { summary: "Plan carried out." } }] },
+  ]);
+  await page.getByRole("radio", { name: "Plan" }).click();
+  await ask(page, "Plan a friendlier greeting");
+  const card = page.getByRole("group", { name: "Plan" });
+  await expect(card).toContainText("Make the greeting friendlier");
+  // Steps in dependency order: the edit before the check that depends on it.
+  await expect(card.locator("li").first()).toContainText("Change the greeting");
+  await expect(card.locator("li").nth(1)).toContainText("after Change the greeting");
+  await expect(page.getByRole("radio", { name: "Plan" })).toHaveAttribute("aria-checked", "true");
+
+  await card.getByRole("button", { name: "Approve & switch to Act" }).click();
+  await expect(page.getByRole("radio", { name: "Act" })).toHaveAttribute("aria-checked", "true");
+  await page.getByRole("group", { name: "Approval needed" }).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("completion")).toContainText("Plan carried out.");
+  expect(JSON.stringify(server.requests[1].body)).toContain("Replace Hello with Howdy");
+  await treeItem(page, "src").click();
+  await treeItem(page, "src/greet.ts").click();
+  await expect.poll(() => editorText(page)).toContain("Howdy");
+});

@@ -82,6 +82,15 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
           version={agent.version}
           onOpenFile={props.openFile}
           onOpenDiff={props.openEditDiff}
+          onPlanDecision={(d) => {
+            if (d.kind === "approve") {
+              // The user's click is the only way from Plan to Act.
+              agent.setMode("act");
+              void agent.send(`Carry out this approved plan, step by step:\n\n${d.brief}`);
+            } else {
+              void agent.send(`The plan was rejected. Feedback: ${d.feedback}\nRevise the plan and submit it again with submit_plan.`);
+            }
+          }}
           onFork={(id) => void agent.fork(id)}
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
         />

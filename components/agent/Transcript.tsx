@@ -4,6 +4,8 @@ import { textOf, toolCallsOf, type AgentMessage, type ToolResultPart, type Agent
 import type { LiveState } from "./useAgent";
 import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
+import { PlanCard, type PlanDecision } from "./PlanCard";
+import type { Plan } from "@/lib/modes";
 
 /** The conversation: prompts, streamed markdown, tool rows, and the run's notices (checkpoints, retries, errors). */
 export function Transcript(props: {
@@ -12,6 +14,7 @@ export function Transcript(props: {
   version: number;
   onOpenFile: (path: string) => void;
   onOpenDiff: (path: string, unifiedDiff: string) => void;
+  onPlanDecision: (d: PlanDecision) => void;
   onFork: (messageId: string) => void;
   onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
 }) {
@@ -75,7 +78,9 @@ export function Transcript(props: {
           {text && <Markdown text={text} />}
           {m.interrupted && <div className="muted">(stopped)</div>}
           {toolCallsOf(m).map((c) =>
-            c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status !== "error" ? (
+            c.toolName === "submit_plan" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
+              <PlanCard key={c.toolCallId} plan={c.input as Plan} disabled={session.running} onDecide={props.onPlanDecision} />
+            ) : c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status !== "error" ? (
               <div key={c.toolCallId} className="completion" data-testid="completion">
                 <div className="muted">Completed</div>
                 <Markdown text={String((c.input as { summary?: unknown })?.summary ?? "")} />
