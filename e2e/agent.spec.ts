@@ -206,3 +206,57 @@ test("Plan mode delivers a plan card; approving it switches to Act and the plan 
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
 });
+
+test("Review mode records findings and a verdict, shown in the panel and on the lines in the editor", async ({ page }) => {
+  await createWorkspace(page, "Agent review");
+  await useMockModel(page);
+  server.setScript([
+    {
+      toolCalls: [
+        {
+          name: "add_review_node",
+          args: { kind: "bug", priority: "P0", confidence: 0.9, anchor: { file: "src/greet.ts", startLine: 2, endLine: 2 }, body: "The greeting ignores empty names." },
+        },
+      ],
+    },
+    { toolCalls: [{ name: "add_review_node", args: { kind: "suggestion", priority: "P3", confidence: 0.5, body: "Add a test for greet()." } }] },
+    { toolCalls: [{ name: "finalize_review", args: { verdict: "ship", summary: "Mostly fine." } }] },
+  ]);
+  await page.getByRole("radio", { name: "Review" }).click();
+  await page.getByRole("button", { name: "Review changes" }).click();
+  const panel = page.getByRole("region", { name: "Review" });
+  // An open P0 bug forces the verdict to block, whatever the model asked for.
+  await expect(page.getByTestId("review-verdict")).toContainText("Verdict: block (raised from ship)");
+  await expect(panel.getByRole("list", { name: "Findings" }).locator("li")).toHaveCount(2);
+  await panel.getByRole("button", { name: "src/greet.ts:2" }).click();
+  await expect(page.getByRole("tab", { name: /greet\.ts/ })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("code-editor").locator(".review-line.severe")).toHaveCount(1);
+  const download = page.waitForEvent("download");
+  await panel.getByRole("button", { name: "Export Markdown" }).click();
+  const file = await (await download).path();
+  const text = (await import("node:fs")).readFileSync(file, "utf8");
+  expect(text).toContain("Verdict: block");
+  expect(text).toContain("The greeting ignores empty names.");
+});
+
+test("switching to Plan mid-run takes effect at the very next tool call", async ({ page }) => {
+  await createWorkspace(page, "Agent switch");
+  await useMockModel(page);
+  server.setScript([
+    {
+      chunks: Array.from({ length: 12 }, (_, i) => `thinking${i} `),
+      delayMs: 250,
+      toolCalls: [{ name: "editor", args: { command: "str_replace", path: "README.md", old_str: "Sample", new_str: "Changed" } }],
+    },
+    { text: "Understood, read-only now." },
+    { text: "No plan needed." },
+  ]);
+  await ask(page, "Edit the README");
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript).toContainText("thinking2");
+  await page.getByRole("radio", { name: "Plan" }).click();
+  await expect(transcript.locator('[data-tool="editor"]')).toHaveAttribute("data-status", "blocked");
+  await expect(page.getByRole("group", { name: "Approval needed" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(treeItem(page, "README.md").locator(".git")).toHaveCount(0);
+});

@@ -10,9 +10,20 @@ import { Composer } from "./Composer";
 import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
+import { ReviewPanel } from "./ReviewPanel";
+import { reviewFromMessages, type ReviewState } from "@/lib/modes";
+import { useEffect } from "react";
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
-export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string) => void; openEditDiff: (path: string, unifiedDiff: string) => void }) {
+export default function AgentPanel(props: {
+  ws: WorkspaceState;
+  readOnly: boolean;
+  openFile: (path: string) => void;
+  openEditDiff: (path: string, unifiedDiff: string) => void;
+  openAt: (path: string, line: number) => void;
+  /** The session's review findings, for the editor's decorations. */
+  onReview: (review: ReviewState) => void;
+}) {
   const agent = useAgent(props.ws);
   const { session, live } = agent;
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -24,6 +35,16 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [session, agent.version],
   );
+
+  const review = useMemo(
+    () => (session ? reviewFromMessages(session.messages) : { findings: [] }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [session, agent.version],
+  );
+  const { onReview } = props;
+  useEffect(() => {
+    onReview(review);
+  }, [review, onReview]);
 
   if (agent.error && !session) return <div className="agent-panel"><div className="banner error" role="alert">{agent.error}</div></div>;
   if (!session) return <div className="agent-panel muted" style={{ padding: 12 }}>Starting the agent…</div>;
@@ -38,9 +59,9 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
         <strong className="agent-title" title={session.title}>{session.title || "New session"}</strong>
         <span className="spacer" />
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {(["act", "plan"] as const).map((m) => (
+          {(["act", "plan", "review"] as const).map((m) => (
             <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
-              {m === "act" ? "Act" : "Plan"}
+              {m === "act" ? "Act" : m === "plan" ? "Plan" : "Review"}
             </button>
           ))}
         </div>
@@ -95,6 +116,21 @@ export default function AgentPanel(props: { ws: WorkspaceState; readOnly: boolea
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
         />
       )}
+      {session.mode === "review" && !session.running && (
+        <div className="row" style={{ padding: "4px 8px" }}>
+          <button
+            onClick={() => {
+              const changed = [...props.ws.decorations].filter(([, d]) => d !== "ignored").map(([p]) => p);
+              void agent.send(
+                `Review the changes in the working tree against HEAD${changed.length ? ` (changed: ${changed.join(", ")})` : ""}. Record each finding with add_review_node, then publish a verdict with finalize_review.`,
+              );
+            }}
+          >
+            Review changes
+          </button>
+        </div>
+      )}
+      {(review.findings.length > 0 || review.verdict) && <ReviewPanel review={review} onOpen={props.openAt} />}
       <div className="agent-pending">
         {pending.approvals.map((e) =>
           e.type === "approval-requested" ? (

@@ -12,6 +12,15 @@ export interface RevealRequest {
   nonce: number;
 }
 
+/** A line range to mark in the editor (review findings), with its hover text. */
+export interface LineMark {
+  path: string;
+  startLine: number;
+  endLine: number;
+  message: string;
+  severe: boolean;
+}
+
 /**
  * One Monaco editor for all documents: each document is a model keyed by its path (so undo
  * history survives switching tabs), and the language comes from the file extension.
@@ -19,6 +28,7 @@ export interface RevealRequest {
 export default function CodeEditor(props: {
   doc: OpenDocument;
   reveal?: RevealRequest;
+  marks?: LineMark[];
   onChange: (path: string, text: string) => void;
   onSave: (path: string) => void;
   onCloseModel?: (path: string) => void;
@@ -37,6 +47,7 @@ export default function CodeEditor(props: {
       fontSize: 13,
       scrollBeyondLastLine: false,
       tabSize: 2,
+      glyphMargin: true,
     });
     editor.current = instance;
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => {
@@ -78,6 +89,25 @@ export default function CodeEditor(props: {
       if (model.uri.scheme === "file" && !open.has(model.uri.toString()) && model !== editor.current?.getModel()) model.dispose();
     }
   }, [props.openPaths]);
+
+  // Review findings: whole-line highlights with the finding as hover text and a gutter glyph.
+  const markCollection = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
+  useEffect(() => {
+    const instance = editor.current;
+    if (!instance) return;
+    markCollection.current ??= instance.createDecorationsCollection();
+    markCollection.current.set(
+      (props.marks ?? []).map((m) => ({
+        range: new monaco.Range(m.startLine, 1, m.endLine, 1),
+        options: {
+          isWholeLine: true,
+          className: m.severe ? "review-line severe" : "review-line",
+          glyphMarginClassName: "review-glyph",
+          hoverMessage: { value: m.message },
+        },
+      })),
+    );
+  }, [props.marks, props.doc]);
 
   useEffect(() => {
     const r = props.reveal;

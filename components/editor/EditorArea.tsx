@@ -2,7 +2,7 @@
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { isDirty, type DocumentStore } from "@/lib/editor/documents";
-import type { RevealRequest } from "./CodeEditor";
+import type { LineMark, RevealRequest } from "./CodeEditor";
 
 // Monaco is a lazy chunk: the workbench shell renders before it arrives.
 const CodeEditor = dynamic(() => import("./CodeEditor"), { ssr: false, loading: () => <div className="editor-host muted">Loading editor…</div> });
@@ -33,6 +33,7 @@ export function EditorArea(props: {
   store: DocumentStore;
   readOnly: boolean;
   reveal?: RevealRequest;
+  marks?: LineMark[];
   diff?: DiffView;
   onCloseDiff: () => void;
   onShowDiff: (path: string) => void;
@@ -146,6 +147,7 @@ export function EditorArea(props: {
           <CodeEditor
             doc={props.readOnly ? { ...doc, readOnly: true } : doc}
             reveal={props.reveal}
+            marks={props.marks?.filter((m) => m.path === doc.path)}
             onChange={onChange}
             onSave={save}
             openPaths={docs.map((d) => d.path)}

@@ -23,6 +23,8 @@ import { allFilePaths } from "@/lib/workspaces/tree-model";
 import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, type DeletedSnapshot } from "@/lib/workspaces/file-ops";
 import { diffFileAgainstHead } from "@/lib/git";
 import { textBeforeEdit } from "@/lib/editor/edit-diff";
+import type { ReviewState } from "@/lib/modes";
+import type { LineMark } from "@/components/editor/CodeEditor";
 
 type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 
@@ -39,6 +41,7 @@ export default function Workbench({ id }: { id: string }) {
   const [dockOpen, setDockOpen] = useState(false);
   const [dockMounted, setDockMounted] = useState(false);
   const [agentOpen, setAgentOpen] = useState(true);
+  const [review, setReview] = useState<ReviewState>({ findings: [] });
   const toggleDock = useCallback(() => {
     setDockMounted(true);
     setDockOpen((o) => !o);
@@ -56,6 +59,15 @@ export default function Workbench({ id }: { id: string }) {
     const path = new URLSearchParams(location.search).get("open");
     if (path) void ws.docs.open(path).catch((e) => setToast({ message: (e as Error).message, error: true }));
   }, [ws?.docs]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Review findings as marks on their lines in the editor.
+  const marks = useMemo<LineMark[]>(
+    () =>
+      review.findings
+        .filter((f) => f.anchor)
+        .map((f) => ({ path: f.anchor!.file, startLine: f.anchor!.startLine, endLine: f.anchor!.endLine, severe: f.priority === "P0" || f.priority === "P1", message: `${f.priority} ${f.kind}: ${f.body}` })),
+    [review],
+  );
 
   const files = useMemo(() => (ws ? allFilePaths(ws.tree) : []), [ws]);
   const readOnly = ws?.role !== "writer";
@@ -342,7 +354,14 @@ export default function Workbench({ id }: { id: string }) {
             }
           />
         }
-        right={agentOpen ? <AgentPanel ws={ws} readOnly={readOnly} openFile={(p) => void open(p)} openEditDiff={(p, d) => void showEditDiff(p, d)} /> : null}
+        right={agentOpen ? <AgentPanel
+            ws={ws}
+            readOnly={readOnly}
+            openFile={(p) => void open(p)}
+            openEditDiff={(p, d) => void showEditDiff(p, d)}
+            openAt={(p, line) => void open(p).then(() => setReveal({ path: p, line, column: 1, length: 0, nonce: Date.now() }))}
+            onReview={setReview}
+          /> : null}
       />
       <footer className="statusbar">
         <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>

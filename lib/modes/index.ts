@@ -9,3 +9,4 @@ export * from "./plan";
 export * from "./review";
 export * from "./tools";
 export { modeSessionOptions, installModeHooks } from "./session";
+export { reviewFromMessages, reviewMarkdown, type ReviewState } from "./review-transcript";
