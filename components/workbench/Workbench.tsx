@@ -343,6 +343,7 @@ export default function Workbench({ id }: { id: string }) {
                 store={ws.docs}
                 readOnly={readOnly}
                 reveal={reveal}
+                marks={marks}
                 diff={diff}
                 onCloseDiff={() => setDiff(undefined)}
                 onShowDiff={(p) => void showDiff(p)}
