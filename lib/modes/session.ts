@@ -5,7 +5,8 @@
  */
 import { builtinTools } from "../tools";
 import type { AgentSession, AgentSessionOptions } from "../agent";
-import { modeGuardHooks, modeOutputHooks, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
+import type { AgentMode } from "../agent/types";
+import { modeGuardHooks, modeOutputHooks, modeSwitchNotice, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
 import { modeTools } from "./tools";
 
 export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "modePreamble" | "isReadOnlyMode"> {
@@ -17,12 +18,32 @@ export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surfa
   };
 }
 
-/** The mode guard runs first in beforeTool (before plugins, approvals and the call); the output nudge after the model. */
+/**
+ * The mode guard runs first in beforeTool (before plugins, approvals and the call); the output
+ * nudge after the model; and a switch of mode is announced to the model in its next request
+ * (the guard already applied it to the very next tool call).
+ */
 export function installModeHooks(session: AgentSession): () => void {
   const offGuard = session.hooks.register(modeGuardHooks(() => session.mode));
   const offOutput = session.hooks.register(modeOutputHooks(() => session.mode));
+  let switched: { from: AgentMode; to: AgentMode } | undefined;
+  const offEvents = session.subscribe((e) => {
+    if (e.type === "mode-changed") switched = { from: switched?.from ?? e.from, to: e.to };
+  });
+  const offBuilder = session.addMessageBuilder({
+    name: "mode-switch-notice",
+    build(messages) {
+      const change = switched;
+      switched = undefined;
+      if (!change || change.from === change.to) return messages;
+      const now = Date.now();
+      return [...messages, { id: `mode-switch-${now}`, createdAt: now, role: "user", kind: "notice", content: [{ type: "text", text: modeSwitchNotice(change.from, change.to) }] }];
+    },
+  });
   return () => {
     offGuard();
     offOutput();
+    offEvents();
+    offBuilder();
   };
 }

@@ -54,6 +54,11 @@ describe("mode profiles wired into a session", () => {
 
     session.setMode("act");
     await session.run("Now change it");
+    // The switch was announced to the model in its next request, once.
+    const promptText = (i: number) => JSON.stringify(model.calls[i].prompt);
+    const firstActRequest = model.calls.length - 2;
+    expect(promptText(firstActRequest)).toContain("from Plan mode to Act mode");
+    expect(promptText(firstActRequest + 1)).not.toContain("from Plan mode to Act mode");
     expect(events.filter((e) => e.type === "approval-requested")).toHaveLength(2);
     expect(fs.readFileSync(path.join(dir, "f.txt"), "utf8")).toBe("changed\n");
   });
