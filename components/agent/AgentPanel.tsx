@@ -13,6 +13,7 @@ import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
 import { reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { useEffect } from "react";
+import { listBranches } from "@/lib/git";
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
 export default function AgentPanel(props: {
@@ -29,6 +30,14 @@ export default function AgentPanel(props: {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [optionsOpen, setOptionsOpen] = useState(false);
+  const [reviewBase, setReviewBase] = useState("");
+  const [branches, setBranches] = useState<string[]>([]);
+  useEffect(() => {
+    if (session?.mode !== "review") return;
+    listBranches({ fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir })
+      .then((b) => setBranches(b.map((x) => x.name)))
+      .catch(() => setBranches([]));
+  }, [session?.mode, props.ws.wsfs, props.ws.branch]);
 
   const prompts = useMemo(
     () => (session ? session.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
@@ -121,13 +130,24 @@ export default function AgentPanel(props: {
           <button
             onClick={() => {
               const changed = [...props.ws.decorations].filter(([, d]) => d !== "ignored").map(([p]) => p);
+              const against = reviewBase ? `the branch ${reviewBase} (use git diff ${reviewBase})` : "HEAD";
               void agent.send(
-                `Review the changes in the working tree against HEAD${changed.length ? ` (changed: ${changed.join(", ")})` : ""}. Record each finding with add_review_node, then publish a verdict with finalize_review.`,
+                `Review the changes in the working tree against ${against}${!reviewBase && changed.length ? ` (changed: ${changed.join(", ")})` : ""}. Record each finding with add_review_node, then publish a verdict with finalize_review.`,
               );
             }}
           >
             Review changes
           </button>
+          <select aria-label="Review against" value={reviewBase} onChange={(e) => setReviewBase(e.target.value)}>
+            <option value="">against HEAD</option>
+            {branches
+              .filter((b) => b !== props.ws.branch)
+              .map((b) => (
+                <option key={b} value={b}>
+                  against {b}
+                </option>
+              ))}
+          </select>
         </div>
       )}
       {(review.findings.length > 0 || review.verdict) && <ReviewPanel review={review} onOpen={props.openAt} />}
