@@ -67,13 +67,7 @@ export default function AgentPanel(props: {
       <div className="agent-header">
         <strong className="agent-title" title={session.title}>{session.title || "New session"}</strong>
         <span className="spacer" />
-        <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {(["act", "plan", "review"] as const).map((m) => (
-            <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
-              {m === "act" ? "Act" : m === "plan" ? "Plan" : "Review"}
-            </button>
-          ))}
-        </div>
+
         <button onClick={() => setHistoryOpen(!historyOpen)} aria-pressed={historyOpen} title="Sessions of this workspace">
           History
         </button>
@@ -176,6 +170,15 @@ export default function AgentPanel(props: {
         onSend={(text) => void agent.send(text)}
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
+        modeSwitch={
+        <div className="mode-toggle" role="radiogroup" aria-label="Mode">
+          {(["act", "plan", "review"] as const).map((m) => (
+            <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
+              {m === "act" ? "Act" : m === "plan" ? "Plan" : "Review"}
+            </button>
+          ))}
+        </div>
+        }
       />
       {settingsOpen && <ProviderSettingsDialog store={agent.settings} onClose={() => setSettingsOpen(false)} onSaved={() => void agent.reloadModel()} />}
     </div>

@@ -14,6 +14,8 @@ export function Composer(props: {
   onStop: () => void;
   /** Shift+Tab in the prompt box switches between Plan and Act. */
   onToggleMode?: () => void;
+  /** The mode switch, shown beside Send. */
+  modeSwitch?: React.ReactNode;
 }) {
   const [text, setText] = useState("");
   const [index, setIndex] = useState<number>(-1);
@@ -72,6 +74,8 @@ export function Composer(props: {
         }}
       />
       <div className="row composer-actions">
+        {props.modeSwitch}
+        <span style={{ flex: 1 }} />
         {props.running ? (
           <button className="danger" onClick={props.onStop}>
             Stop
