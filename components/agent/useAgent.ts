@@ -78,6 +78,10 @@ export function useAgent(ws: WorkspaceState) {
     };
   }, [store, makeSession, refreshHistory, ws.meta.id]);
 
+  // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
+  const wsRef = useRef(ws);
+  wsRef.current = ws;
+
   // Subscribe, autosave, and notify when the run waits for the user in a hidden tab.
   useEffect(() => {
     if (!session) return;
@@ -126,7 +130,7 @@ export function useAgent(ws: WorkspaceState) {
           l.streaming.clear();
           l.runningTools.clear();
           void refreshHistory();
-          void ws.refresh();
+          void wsRef.current.refresh();
           break;
       }
       setVersion((v) => v + 1);
@@ -136,7 +140,7 @@ export function useAgent(ws: WorkspaceState) {
       void autosave.flush();
       autosave.detach();
     };
-  }, [session, store, refreshHistory, ws, describeModel]);
+  }, [session, store, refreshHistory, describeModel]);
 
   useEffect(() => {
     if (session) void describeModel(session.mode);
