@@ -137,6 +137,11 @@ export type AgentSessionOptions = {
   contextWindow?: number | ((modelId: string) => number);
   /** Identical consecutive calls before the loop guard asks (default 3). */
   loopGuardThreshold?: number;
+  /**
+   * Also snapshot the state each run leaves (ref `<session>/<run>-end`, kind "end"), so the
+   * timeline can tell the agent's changes from edits made by hand before the next run.
+   */
+  checkpointRunEnd?: boolean;
   /** Refuse to run mutating tools when the run's checkpoint failed (default true). */
   requireCheckpoint?: boolean;
   /** Modes whose worktree is read-only: tools get a read-only workspace and shell (default plan, review). */
@@ -153,6 +158,9 @@ export type AgentSessionOptions = {
   /** Clock for tests. */
   now?: () => number;
 };
+
+/** The conversation as it was, to undo a rewind. */
+export type ConversationSnapshot = { messages: AgentMessage[]; compaction?: CompactionState };
 
 type Pending<T> = { resolve(v: T): void; reject(e: unknown): void; runId: string; event?: AgentEvent };
 
@@ -524,6 +532,43 @@ export class AgentSession {
     return { changed: r.changed };
   }
 
+  /**
+   * Put the files back as they were at a checkpoint (any ref or oid the engine resolves: a run,
+   * a save point, a restore's saved state). Transactional; `undoRestore(txid)` reverses it.
+   */
+  async restoreFilesTo(ref: string): Promise<{ ref: string; txid: string; changed: { path: string; change: string }[]; savedRef?: string }> {
+    this.assertIdle("restore files");
+    await this.checkpointsSettled();
+    const r = await this.deps.checkpoints.restore(ref);
+    const out = { ref, txid: r.txid, changed: r.changed, savedRef: r.savedRef };
+    this.emit({ type: "files-restored", ref, txid: r.txid, changed: r.changed });
+    return out;
+  }
+
+  /**
+   * Cut the conversation back to its first `keep` messages (checkpoints, usage and run records
+   * stay). Returns what `restoreConversation` needs to undo it.
+   */
+  rewindConversation(keep: number): ConversationSnapshot {
+    this.assertIdle("restore the conversation");
+    if (!Number.isInteger(keep) || keep < 0) throw new Error("keep must be a non-negative integer");
+    const snapshot: ConversationSnapshot = { messages: clone(this._messages), compaction: this.compaction ? { ...this.compaction } : undefined };
+    this._messages = this._messages.slice(0, keep);
+    if (this.compaction && !this._messages.some((m) => m.id === this.compaction!.throughId)) this.compaction = undefined;
+    this.touch();
+    this.emit({ type: "session-updated", what: "messages" });
+    return snapshot;
+  }
+
+  /** Put back a conversation saved by `rewindConversation`. */
+  restoreConversation(snapshot: ConversationSnapshot): void {
+    this.assertIdle("restore the conversation");
+    this._messages = clone(snapshot.messages);
+    this.compaction = snapshot.compaction ? { ...snapshot.compaction } : undefined;
+    this.touch();
+    this.emit({ type: "session-updated", what: "messages" });
+  }
+
   /** Resolves when every checkpoint being taken has landed (and is recorded on the session). */
   async checkpointsSettled(): Promise<void> {
     while (this.checkpointsInFlight.size > 0) await Promise.all([...this.checkpointsInFlight]);
@@ -693,6 +738,7 @@ export class AgentSession {
     }
     // A checkpoint still being taken (a run that changed nothing) does not hold the run open:
     // it is recorded and announced when it lands (checkpointsSettled() waits for it).
+    if (this.opts.checkpointRunEnd && state.checkpoint) await this.checkpointRunEnd(state);
 
     const durationMs = this.now() - startedAt;
     const result: RunResult = { runId, run, status, usage: state.usage, durationMs };
@@ -1311,6 +1357,17 @@ export class AgentSession {
     state.checkpoint = p;
     this.checkpointsInFlight.add(p);
     void p.finally(() => this.checkpointsInFlight.delete(p));
+  }
+
+  /** The state the run left, for the timeline; a failure here is reported, never fatal. */
+  private async checkpointRunEnd(state: RunState): Promise<void> {
+    const start = await state.checkpoint!;
+    if (start instanceof AgentError) return;
+    const label = state.prompt.replace(/\s+/g, " ").slice(0, 120);
+    await this.deps.checkpoints.create({ sessionId: this.id, run: `${state.run}-end`, label, kind: "end" }).catch((err: unknown) => {
+      const message = this.redact(err instanceof Error ? err.message : String(err));
+      this.emit({ type: "error", runId: state.runId, code: "checkpoint", message: `The snapshot of what this run left could not be taken (${message}); the run's changes are still in the working tree.`, fatal: false });
+    });
   }
 
   private async awaitCheckpoint(state: RunState): Promise<void> {

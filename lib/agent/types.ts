@@ -87,12 +87,15 @@ export type CheckpointRecord = {
 
 export type RestoreRecord = {
   txid: string;
+  /** Where the engine kept the state the restore replaced (refs/tabula/restore/<txid>). */
+  savedRef?: string;
   changed: { path: string; change: "added" | "modified" | "deleted" }[];
 };
 
 /** The checkpoint engine, as the agent needs it (lib/checkpoints behind it in the app). */
 export interface CheckpointService {
-  create(opts: { sessionId: string; run: number; label?: string }): Promise<CheckpointRecord>;
+  /** `kind` "end" marks the state a run left (run `"<n>-end"`); the default marks a run's start. */
+  create(opts: { sessionId: string; run: number | string; label?: string; kind?: "run" | "end" }): Promise<CheckpointRecord>;
   restore(refOrOid: string, opts?: { paths?: string[] }): Promise<RestoreRecord>;
   undoRestore(txid: string): Promise<RestoreRecord>;
 }

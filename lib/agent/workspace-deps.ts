@@ -58,7 +58,7 @@ export function createCheckpointService(wsfs: WorkspaceFs, accel: { readMany?: i
     async restore(refOrOid, opts): Promise<RestoreRecord> {
       const m = await loadCheckpoints();
       const r = await m.restoreCheckpoint(ws, refOrOid, opts);
-      return { txid: r.txid, changed: r.changed };
+      return { txid: r.txid, changed: r.changed, savedRef: r.savedRef };
     },
     async undoRestore(txid): Promise<RestoreRecord> {
       const m = await loadCheckpoints();

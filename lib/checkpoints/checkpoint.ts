@@ -32,6 +32,12 @@ export type CheckpointStats = {
   nestedReposSkipped: string[];
 };
 
+/**
+ * What a checkpoint marks: the start of an agent run (the default), the end of one, a save point
+ * the user made by hand, or the state a restore replaced.
+ */
+export type CheckpointKind = "run" | "end" | "save" | "restore";
+
 export type Checkpoint = {
   ref: string;
   oid: string;
@@ -40,6 +46,9 @@ export type Checkpoint = {
   run: Run;
   createdAt: number;
   label?: string;
+  kind: CheckpointKind;
+  /** Pinned checkpoints are never pruned. */
+  pinned?: boolean;
   stats: CheckpointStats;
 };
 
@@ -49,7 +58,15 @@ export type CheckpointInfo = Omit<Checkpoint, "stats"> & {
   stats?: Partial<CheckpointStats>;
 };
 
-export type CreateOptions = { sessionId: string; run: Run; label?: string; maxFileBytes?: number };
+export type CreateOptions = { sessionId: string; run: Run; label?: string; kind?: CheckpointKind; pinned?: boolean; maxFileBytes?: number };
+
+export const CHECKPOINT_KINDS: readonly CheckpointKind[] = ["run", "end", "save", "restore"];
+
+export function validateKind(kind: unknown): CheckpointKind {
+  if (kind === undefined) return "run";
+  if (!CHECKPOINT_KINDS.includes(kind as CheckpointKind)) throw new CheckpointError("INVALID_ARGUMENT", `kind must be one of ${CHECKPOINT_KINDS.join(", ")}; got ${JSON.stringify(kind)}`);
+  return kind as CheckpointKind;
+}
 
 export type DiffEntry = {
   path: string;
@@ -139,6 +156,7 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
   validateComponent("sessionId", opts.sessionId);
   const runPart = runComponent(opts.run);
   if (opts.label !== undefined && typeof opts.label !== "string") throw new CheckpointError("INVALID_ARGUMENT", "label must be a string");
+  const kind = validateKind(opts.kind);
   const cap = capOf(ws, opts.maxFileBytes);
   const engine = engineFor(ws);
   const ref = `${CHECKPOINT_PREFIX}${opts.sessionId}/${runPart}`;
@@ -168,6 +186,8 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
         ["Run", opts.run],
         ["Created-At", createdAt],
         ["Label", opts.label],
+        ["Kind", kind === "run" ? undefined : kind],
+        ["Pinned", opts.pinned ? true : undefined],
         ["Files-Hashed", scan.stats.filesHashed],
         ...scan.large.slice(0, 1000).map((l): [string, unknown] => ["Large-File", l]),
       ]);
@@ -195,8 +215,9 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
       stats.objectsWritten = writer.stats.objectsWritten;
       stats.packsWritten = writer.stats.packsWritten;
       stats.ms = Math.round((perfNow() - t0) * 100) / 100;
-      const out: Checkpoint = { ref, oid, tree: scan.tree, sessionId: opts.sessionId, run: opts.run, createdAt, stats };
+      const out: Checkpoint = { ref, oid, tree: scan.tree, sessionId: opts.sessionId, run: opts.run, createdAt, kind, stats };
       if (opts.label !== undefined) out.label = opts.label;
+      if (opts.pinned) out.pinned = true;
       return out;
     } catch (err) {
       engine.invalidate();
@@ -240,8 +261,10 @@ export async function readCheckpointInfo(store: ObjectStore, ref: string, oid: s
     sessionId,
     run,
     createdAt,
+    kind: CHECKPOINT_KINDS.includes(t.get("Kind")?.[0] as CheckpointKind) ? (t.get("Kind")![0] as CheckpointKind) : "run",
     skippedLarge: (t.get("Large-File") ?? []) as { path: string; size: number }[],
   };
+  if (t.get("Pinned")?.[0] === true) info.pinned = true;
   const label = t.get("Label")?.[0];
   if (typeof label === "string") info.label = label;
   if (c.parents[0]) info.parent = c.parents[0];
@@ -391,6 +414,23 @@ export async function readFileAt(ws: Workspace, refOrOid: string, path: string):
       throw new CheckpointError("NOT_FOUND", `${JSON.stringify(rel)} is not a file in ${refOrOid}`);
     }
     return (await engine.store.read(entry.oid)).content;
+  });
+}
+
+/** Blob contents by oid (as listed by a diff), read under one lock; a missing object is an error. */
+export async function readBlobs(ws: Workspace, oids: readonly string[]): Promise<Map<string, Uint8Array>> {
+  const engine = engineFor(ws);
+  return engine.mutex.run(async () => {
+    await engine.assertRepo();
+    const out = new Map<string, Uint8Array>();
+    for (const oid of oids) {
+      if (typeof oid !== "string" || !OID_RE.test(oid)) throw new CheckpointError("INVALID_ARGUMENT", `not an object id: ${JSON.stringify(oid)}`);
+      if (out.has(oid)) continue;
+      const obj = await engine.store.read(oid);
+      if (obj.type !== "blob") throw new CheckpointError("INVALID_ARGUMENT", `${oid} is a ${obj.type}, not a file`);
+      out.set(oid, obj.content);
+    }
+    return out;
   });
 }
 

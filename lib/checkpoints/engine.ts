@@ -139,6 +139,11 @@ function gitModeOf(st: IsoFsStat): number {
 export const __testing = {
   /** When set, a failed restore skips its rollback, as if the process died at that moment. */
   crashOnRestoreFailure: false,
+  /**
+   * Awaited after each file a restore writes or deletes (path, count so far): the e2e suite
+   * parks a restore half-way with it, then closes the page, to test crash recovery for real.
+   */
+  afterRestoreWrite: undefined as ((path: string, count: number) => void | Promise<void>) | undefined,
   /** Phase timings, for profiling. */
   trace: undefined as ((phase: string, ms: number) => void) | undefined,
 };

@@ -16,10 +16,12 @@ export {
   diffCheckpoints,
   diffWorkingTree,
   readFileAt,
+  readBlobs,
   CHECKPOINT_PREFIX,
   RESTORE_PREFIX,
   type Checkpoint,
   type CheckpointInfo,
+  type CheckpointKind,
   type CheckpointStats,
   type CreateOptions,
   type DiffEntry,
@@ -35,5 +37,6 @@ export {
   type RecoveryResult,
   type SkipReason,
 } from "./restore";
+export { annotateCheckpoint, type AnnotateOptions } from "./annotate";
 export { pruneCheckpoints, checkpointStorage, type PruneOptions, type PruneResult, type StorageReport } from "./prune";
 export { CheckpointError, type CheckpointErrorCode } from "./util";

@@ -18,7 +18,7 @@ export type PruneOptions = {
   keepLast?: number;
   /** Remove only checkpoints created before this time (ms epoch or Date). */
   olderThan?: number | Date;
-  /** Only this session's checkpoints (alone: all of them, as when a session is deleted). */
+  /** Only this session's checkpoints (alone: all of them, as when a session is deleted). Pinned ones are always kept. */
   sessionId?: string;
   /** Also prune saved pre-restore states (refs/tabula/restore/*) by the same age / count rules. */
   includeRestores?: boolean;
@@ -58,6 +58,8 @@ async function refInfos(engine: Engine, prefix: string, sessionId?: string): Pro
       const info = await readCheckpointInfo(engine.store, ref, oid).catch(() => undefined);
       createdAt = info?.createdAt ?? 0;
       group = info?.sessionId ?? ref.slice(prefix.length).split("/")[0]!;
+      // Pinned save points are never candidates, and do not count toward keepLast.
+      if (info?.pinned) continue;
     } else {
       const obj = await engine.store.read(oid).catch(() => undefined);
       if (obj?.type === "commit") {

@@ -552,6 +552,7 @@ async function applyPlan(engine: Engine, plan: Plan): Promise<{ changed: Restore
       if (op.k === "d") {
         await unlinkIfExists(fs, engine.abs(op.p));
         changed.push({ path: op.p, change: "deleted" });
+        await __testing.afterRestoreWrite?.(op.p, changed.length);
       } else {
         await setMode(engine, op.p, op.mode!);
         changed.push({ path: op.p, change: "modified" });
@@ -592,6 +593,7 @@ async function applyPlan(engine: Engine, plan: Plan): Promise<{ changed: Restore
       }
       await writeEntry(engine, op.p, obj.content, op.mode!, existing);
       changed.push({ path: op.p, change: op.existed ? "modified" : "added" });
+      await __testing.afterRestoreWrite?.(op.p, changed.length);
     },
   );
   changed.sort((a, b) => compareUtf8(a.path, b.path));
