@@ -1,0 +1,115 @@
+/**
+ * The timeline of one agent session, built from its checkpoints (lib/checkpoints) and its
+ * conversation. Pure: no I/O, so it is cheap to rebuild on every event.
+ *
+ * A tick is a state of the workspace the user can preview and go back to:
+ *  - "run": the files just before a turn (the run's own checkpoint); restoring the
+ *    conversation to it puts that turn's prompt back in the composer;
+ *  - "end": the files a turn left, shown only when they differ from the next tick (that is,
+ *    when edits by hand came between two turns) or for the last turn;
+ *  - "save": a save point the user made (named, maybe pinned);
+ *  - "restore": the state a restore replaced (so a restore is itself a point to go back to).
+ */
+import type { CheckpointInfo, CheckpointKind } from "../checkpoints/checkpoint";
+import type { AgentMessage } from "../agent/messages";
+
+export type Tick = {
+  ref: string;
+  kind: CheckpointKind;
+  at: number;
+  tree: string;
+  /** The turn this tick belongs to (run and end ticks). */
+  run?: number;
+  /** "Turn 2", "After turn 3", "Save point", … */
+  title: string;
+  /** The turn's prompt, or the save point's name. */
+  detail?: string;
+  pinned?: boolean;
+  /** The prompt message of the turn (run ticks whose turn is still in the conversation). */
+  messageId?: string;
+  /** The previous tick's ref, and who made the changes since: the agent (a turn) or you (edits by hand). */
+  since?: { ref: string; by?: "agent" | "you" };
+};
+
+/** Run number of a checkpoint, for run ("3") and end ("3-end") checkpoints. */
+export function runNumberOf(c: Pick<CheckpointInfo, "run" | "kind">): number | undefined {
+  const m = /^(\d+)(?:-end)?$/.exec(String(c.run));
+  return m ? Number(m[1]) : undefined;
+}
+
+function promptText(m: AgentMessage): string {
+  return m.content
+    .map((p) => ("text" in p && typeof p.text === "string" ? p.text : ""))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function promptOf(messages: readonly AgentMessage[], run: number): AgentMessage | undefined {
+  return messages.find((m) => m.role === "user" && m.run === run && (m.kind ?? "prompt") === "prompt");
+}
+
+/** Ticks in time order. `checkpoints` are the session's (any order). */
+export function buildTimeline(checkpoints: readonly CheckpointInfo[], messages: readonly AgentMessage[]): Tick[] {
+  const sorted = [...checkpoints].sort((a, b) => a.createdAt - b.createdAt || a.ref.localeCompare(b.ref));
+  const starts = new Map<number, CheckpointInfo>();
+  for (const c of sorted) {
+    const n = runNumberOf(c);
+    if (c.kind === "run" && n !== undefined) starts.set(n, c);
+  }
+  const nextStartAfter = (c: CheckpointInfo) => sorted.find((x) => x.kind === "run" && x.createdAt >= c.createdAt && x !== c && (runNumberOf(x) ?? 0) > (runNumberOf(c) ?? 0));
+
+  const ticks: Tick[] = [];
+  const manualBefore = new Set<string>(); // refs of run ticks preceded by edits made by hand
+  for (const c of sorted) {
+    const run = runNumberOf(c);
+    const base = { ref: c.ref, kind: c.kind, at: c.createdAt, tree: c.tree } as const;
+    if (c.kind === "run" && run !== undefined) {
+      const msg = promptOf(messages, run);
+      const tick: Tick = { ...base, run, title: `Turn ${run}`, detail: msg ? promptText(msg) : c.label };
+      if (msg) tick.messageId = msg.id;
+      ticks.push(tick);
+    } else if (c.kind === "end" && run !== undefined) {
+      const next = nextStartAfter(c);
+      if (next) {
+        if (next.tree === c.tree) continue; // nothing happened between the turns: same state as the next tick
+        manualBefore.add(next.ref);
+      } else if (starts.get(run)?.tree === c.tree) continue; // the last turn changed nothing
+      ticks.push({ ...base, run, title: `After turn ${run}`, detail: c.label });
+    } else if (c.kind === "save") {
+      const tick: Tick = { ...base, title: "Save point", detail: c.label };
+      if (c.pinned) tick.pinned = true;
+      ticks.push(tick);
+    } else if (c.kind === "restore") {
+      ticks.push({ ...base, title: "Before a restore", detail: c.label });
+    }
+  }
+  for (let i = 1; i < ticks.length; i++) {
+    const t = ticks[i]!;
+    const prev = ticks[i - 1]!;
+    let by: "agent" | "you" | undefined;
+    if (t.kind === "run" && manualBefore.has(t.ref)) by = "you";
+    else if (t.kind === "run" && prev.kind === "run" && prev.run !== undefined && prev.run === (t.run ?? 0) - 1) by = "agent";
+    else if (t.kind === "end" && prev.kind === "run" && prev.run === t.run) by = "agent";
+    t.since = { ref: prev.ref, by };
+  }
+  return ticks;
+}
+
+/**
+ * The conversation as it was at a tick: how many messages to keep, and (for a turn's tick) the
+ * prompt that goes back into the composer.
+ */
+export function conversationAt(tick: Tick, messages: readonly AgentMessage[]): { keep: number; prompt?: string } {
+  if (tick.kind === "run" && tick.run !== undefined) {
+    const idx = messages.findIndex((m) => m.role === "user" && m.run === tick.run && (m.kind ?? "prompt") === "prompt");
+    if (idx !== -1) return { keep: idx, prompt: messages[idx]!.content.map((p) => ("text" in p && typeof p.text === "string" ? p.text : "")).join("") };
+  }
+  if (tick.kind === "end" && tick.run !== undefined) {
+    const idx = messages.findIndex((m) => (m.run ?? 0) > tick.run!);
+    return { keep: idx === -1 ? messages.length : idx };
+  }
+  let keep = 0;
+  while (keep < messages.length && messages[keep]!.createdAt <= tick.at) keep++;
+  return { keep };
+}

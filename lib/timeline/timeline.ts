@@ -1,0 +1,148 @@
+/**
+ * Timeline operations for one workspace: list a session's ticks, preview any of them (cached
+ * until the working tree changes), restore files / conversation / both with an undo, and
+ * manage save points. Framework-free; the engine module is passed in (loaded lazily by the UI).
+ */
+import type { Workspace } from "../checkpoints/engine";
+import type { AgentMessage } from "../agent/messages";
+import type { ConversationSnapshot } from "../agent/session";
+import { buildTimeline, conversationAt, type Tick } from "./model";
+import { fileAtTick, previewTick, type Preview } from "./preview";
+
+type Engine = typeof import("../checkpoints/index");
+
+/** What the timeline needs from an agent session (lib/agent's AgentSession has all of it). */
+export interface TimelineSession {
+  readonly id: string;
+  readonly messages: readonly AgentMessage[];
+  readonly running: boolean;
+  restoreFilesTo(ref: string): Promise<{ txid: string; changed: { path: string; change: string }[]; savedRef?: string }>;
+  undoRestore(txid: string): Promise<{ changed: { path: string; change: string }[] }>;
+  rewindConversation(keep: number): ConversationSnapshot;
+  restoreConversation(snapshot: ConversationSnapshot): void;
+  checkpointsSettled(): Promise<void>;
+}
+
+export type RestoreChoice = "files" | "conversation" | "both";
+
+export type RestoreOutcome = {
+  tick: Tick;
+  choice: RestoreChoice;
+  /** The files restore's transaction (undo goes through it). */
+  txid?: string;
+  changed: { path: string; change: string }[];
+  /** The conversation before the restore. */
+  conversation?: ConversationSnapshot;
+  /** The restored turn's prompt, for the composer. */
+  prompt?: string;
+};
+
+export type TimelineOptions = {
+  ws: Workspace;
+  engine: () => Promise<Engine>;
+  /** Changes whenever the working tree may have changed (the journal's seq): previews are cached per value. */
+  version: () => number;
+  now?: () => number;
+};
+
+const SAVE_NAME_MAX = 120;
+
+export class Timeline {
+  private cache = new Map<string, Promise<Preview>>();
+  private cacheVersion = -1;
+
+  constructor(private readonly opts: TimelineOptions) {}
+
+  private get ws() {
+    return this.opts.ws;
+  }
+
+  async ticks(session: Pick<TimelineSession, "id" | "messages">): Promise<Tick[]> {
+    const engine = await this.opts.engine();
+    const list = await engine.listCheckpoints(this.ws, { sessionId: session.id }).catch((e: { code?: string }) => {
+      if (e?.code === "NOT_A_REPO" || e?.code === "NOT_FOUND") return [];
+      throw e;
+    });
+    return buildTimeline(list, session.messages);
+  }
+
+  /** Files that differ between the tick and now. Never writes a working file. */
+  preview(ref: string): Promise<Preview> {
+    const v = this.opts.version();
+    if (v !== this.cacheVersion) {
+      this.cache.clear();
+      this.cacheVersion = v;
+    }
+    let p = this.cache.get(ref);
+    if (!p) {
+      p = this.opts.engine().then((engine) => previewTick(engine, this.ws, ref));
+      p.catch(() => this.cache.delete(ref));
+      this.cache.set(ref, p);
+    }
+    return p;
+  }
+
+  /** Both sides of a file, for the diff editor (checkpoint ↔ now). */
+  async fileDiff(ref: string, path: string, readNow: (path: string) => Promise<Uint8Array | undefined>) {
+    return fileAtTick(await this.opts.engine(), this.ws, ref, path, readNow);
+  }
+
+  /** Changes between two ticks (who made them is on the tick: `since.by`). */
+  async changesBetween(from: string, to: string) {
+    const engine = await this.opts.engine();
+    return engine.diffCheckpoints(this.ws, from, to);
+  }
+
+  async restore(session: TimelineSession, tick: Tick, choice: RestoreChoice): Promise<RestoreOutcome> {
+    if (session.running) throw new Error("The agent is running: stop it or wait for it to finish before restoring.");
+    await session.checkpointsSettled();
+    const out: RestoreOutcome = { tick, choice, changed: [] };
+    if (choice !== "conversation") {
+      const r = await session.restoreFilesTo(tick.ref);
+      out.txid = r.txid;
+      out.changed = r.changed;
+      // The state the restore replaced becomes a tick: going back to it is one more restore away.
+      const engine = await this.opts.engine();
+      await engine
+        .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
+          label: `Before restoring to ${tick.title.toLowerCase()}${tick.detail ? `: ${tick.detail}` : ""}`.slice(0, SAVE_NAME_MAX),
+          as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
+        })
+        .catch(() => undefined); // the restore's own saved ref and Undo still hold that state
+    }
+    if (choice !== "files") {
+      const { keep, prompt } = conversationAt(tick, session.messages);
+      out.conversation = session.rewindConversation(keep);
+      if (prompt !== undefined) out.prompt = prompt;
+    }
+    this.cache.clear();
+    return out;
+  }
+
+  /** Undo a restore: the files as they were before it (itself a transaction), and the conversation. */
+  async undo(session: TimelineSession, outcome: RestoreOutcome): Promise<{ changed: { path: string; change: string }[] }> {
+    let changed: { path: string; change: string }[] = [];
+    if (outcome.txid) changed = (await session.undoRestore(outcome.txid)).changed;
+    if (outcome.conversation) session.restoreConversation(outcome.conversation);
+    this.cache.clear();
+    return { changed };
+  }
+
+  /** A save point of the working tree now. */
+  async savePoint(sessionId: string, name?: string, pinned = false) {
+    const engine = await this.opts.engine();
+    const at = (this.opts.now ?? Date.now)();
+    const label = name?.replace(/\s+/g, " ").trim().slice(0, SAVE_NAME_MAX) || undefined;
+    return engine.createCheckpoint(this.ws, { sessionId, run: `save-${at.toString(36)}`, kind: "save", label, pinned });
+  }
+
+  async rename(ref: string, name: string) {
+    const engine = await this.opts.engine();
+    return engine.annotateCheckpoint(this.ws, ref, { label: name.replace(/\s+/g, " ").trim().slice(0, SAVE_NAME_MAX) });
+  }
+
+  async pin(ref: string, pinned: boolean) {
+    const engine = await this.opts.engine();
+    return engine.annotateCheckpoint(this.ws, ref, { pinned });
+  }
+}
