@@ -14,6 +14,10 @@ import { ReviewPanel } from "./ReviewPanel";
 import { reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { useEffect } from "react";
 import { listBranches } from "@/lib/git";
+import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
+import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
+import { TimelinePreview } from "@/components/timeline/TimelinePreview";
+import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
 export default function AgentPanel(props: {
@@ -21,6 +25,8 @@ export default function AgentPanel(props: {
   readOnly: boolean;
   openFile: (path: string) => void;
   openEditDiff: (path: string, unifiedDiff: string) => void;
+  /** A Monaco diff of two texts (a checkpoint ↔ now). */
+  openTextDiff: (path: string, original: string, modified: string, title: string) => void;
   openAt: (path: string, line: number) => void;
   /** The session's review findings, for the editor's decorations. */
   onReview: (review: ReviewState) => void;
@@ -31,6 +37,11 @@ export default function AgentPanel(props: {
   const [historyOpen, setHistoryOpen] = useState(false);
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [reviewBase, setReviewBase] = useState("");
+  const [allCheckpointsOpen, setAllCheckpointsOpen] = useState(false);
+  const [draft, setDraft] = useState<{ text: string; nonce: number }>();
+  const [timelineError, setTimelineError] = useState<string>();
+  const tl = useTimeline(props.ws, session, agent.version);
+  const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
     if (session?.mode !== "review") return;
@@ -89,7 +100,84 @@ export default function AgentPanel(props: {
           {tokens.toLocaleString()} tokens · {formatCost(usage.costUsd)}
         </span>
       </div>
-      {historyOpen ? (
+      <TimelineBar
+        ticks={tl.ticks}
+        selected={tl.selected}
+        onSelect={(i) => {
+          setAllCheckpointsOpen(false);
+          tl.select(i);
+        }}
+        onSavePoint={tl.savePoint}
+        onHistory={() => setAllCheckpointsOpen(!allCheckpointsOpen)}
+        historyOpen={allCheckpointsOpen}
+        disabled={props.readOnly}
+      />
+      {tl.lastRestore && (
+        <div className="banner" role="status" data-testid="restore-banner">
+          Restored {tl.lastRestore.choice === "both" ? "files and conversation" : tl.lastRestore.choice} to {tickText(tl.lastRestore.tick)}
+          {tl.lastRestore.choice !== "conversation" ? ` (${tl.lastRestore.changed.length} file${tl.lastRestore.changed.length === 1 ? "" : "s"} changed)` : ""}.{" "}
+          <button
+            disabled={tl.busy || session.running}
+            onClick={() =>
+              void tl.undo().catch((e: Error) => setTimelineError(`Undo failed, nothing was changed: ${e.message}`))
+            }
+          >
+            Undo restore
+          </button>
+          <button className="link" aria-label="Dismiss" onClick={tl.dismissRestore}>
+            ×
+          </button>
+        </div>
+      )}
+      {timelineError && (
+        <div className="banner error" role="alert">
+          {timelineError}{" "}
+          <button className="link" onClick={() => setTimelineError(undefined)}>
+            ×
+          </button>
+        </div>
+      )}
+      {tl.tick && !allCheckpointsOpen && (
+        <TimelinePreview
+          tick={tl.tick}
+          preview={tl.preview}
+          error={tl.previewError}
+          laterMessages={tl.dimFrom === undefined ? 0 : Math.max(0, session.messages.length - tl.dimFrom)}
+          running={session.running}
+          busy={tl.busy}
+          readOnly={props.readOnly}
+          changesSince={(a, b) => tl.timeline.changesBetween(a, b)}
+          onOpenDiff={(path) => {
+            const t = tl.tick!;
+            tl.timeline
+              .fileDiff(t.ref, path, async (p) => ((await props.ws.wsfs.exists(p)) ? props.ws.wsfs.readFile(p) : undefined))
+              .then((d) => {
+                if (d.binary) throw new Error(`${path} is binary: no text diff.`);
+                props.openTextDiff(path, d.then, d.now, `${path.split("/").pop()} (${t.title} ↔ now)`);
+              })
+              .catch((e: Error) => setTimelineError(e.message));
+          }}
+          onRestore={async (choice) => {
+            const out = await tl.restore(tl.tick!, choice);
+            if (out?.prompt !== undefined) setDraft({ text: out.prompt, nonce: Date.now() });
+          }}
+          onRename={tl.tick.kind === "save" ? (name) => tl.rename(tl.tick!.ref, name) : undefined}
+          onPin={tl.tick.kind === "save" ? (pinned) => tl.pin(tl.tick!.ref, pinned) : undefined}
+        />
+      )}
+      {allCheckpointsOpen ? (
+        <WorkspaceHistory
+          ws={checkpointWs}
+          sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.title }])}
+          currentSessionId={session.id}
+          readOnly={props.readOnly}
+          onOpen={async (e) => {
+            setAllCheckpointsOpen(false);
+            if (e.sessionId !== session.id) await agent.openSession(e.sessionId);
+            tl.selectRef(e.ref);
+          }}
+        />
+      ) : historyOpen ? (
         <SessionHistory
           sessions={agent.history}
           currentId={session.id}
@@ -117,6 +205,7 @@ export default function AgentPanel(props: {
           }}
           onFork={(id) => void agent.fork(id)}
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
+          dimFrom={tl.dimFrom}
         />
       )}
       {session.mode === "review" && !session.running && (
@@ -170,6 +259,7 @@ export default function AgentPanel(props: {
         onSend={(text) => void agent.send(text)}
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
+        draft={draft}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
           {(["act", "plan", "review"] as const).map((m) => (

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
 /**
  * The prompt box: Enter sends, Shift+Enter adds a line, ↑/↓ on an empty box walk the prompts
@@ -16,9 +16,14 @@ export function Composer(props: {
   onToggleMode?: () => void;
   /** The mode switch, shown beside Send. */
   modeSwitch?: React.ReactNode;
+  /** Text to put in the box (a restored turn's prompt); a new nonce puts it again. */
+  draft?: { text: string; nonce: number };
 }) {
   const [text, setText] = useState("");
   const [index, setIndex] = useState<number>(-1);
+  useEffect(() => {
+    if (props.draft) setText(props.draft.text);
+  }, [props.draft]);
 
   const send = () => {
     const t = text.trim();

@@ -17,6 +17,8 @@ export function Transcript(props: {
   onPlanDecision: (d: PlanDecision) => void;
   onFork: (messageId: string) => void;
   onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
+  /** Messages from this index on come after the point the timeline shows: dimmed. */
+  dimFrom?: number;
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string; restore: boolean }>();
   const { session, live } = props;
@@ -106,7 +108,15 @@ export function Transcript(props: {
           </p>
         </div>
       )}
-      {session.messages.map(render)}
+      {session.messages.map((m, i) =>
+        props.dimFrom !== undefined && i >= props.dimFrom ? (
+          <div key={m.id} className="after-point" data-testid="after-point" title="After the point shown on the timeline">
+            {render(m)}
+          </div>
+        ) : (
+          render(m)
+        ),
+      )}
       {[...live.streaming].filter(([id]) => !shown.has(id)).map(([id, text]) => (
         <div key={id} className="msg assistant streaming">
           <Markdown text={text} />

@@ -40,7 +40,8 @@ export function useAgent(ws: WorkspaceState) {
   const makeSession = useCallback(
     async (data?: Awaited<ReturnType<SessionStore["load"]>>) => {
       await settings.load();
-      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, ...modeSessionOptions() };
+      // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs.
+      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, ...modeSessionOptions() };
       const s = data ? AgentSession.fromJSON(data, common) : new AgentSession({ ...common, workspaceId: ws.meta.id });
       installModeHooks(s);
       return s;

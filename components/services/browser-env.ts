@@ -34,3 +34,19 @@ export const GIT_PROXY_ENDPOINT = "/api/git-proxy";
 export function proxyEndpoint(): string {
   return new URL(GIT_PROXY_ENDPOINT, location.origin).toString();
 }
+
+/**
+ * End-to-end test hooks, exposed only when the page's origin opted in (localStorage
+ * "tabula:test-hooks" = "1", which only a test or a developer sets): the checkpoint engine's
+ * `__testing`, to park a restore half-way and close the tab on it.
+ */
+export function exposeTestHooks(): void {
+  try {
+    if (localStorage.getItem("tabula:test-hooks") !== "1") return;
+  } catch {
+    return;
+  }
+  (window as unknown as { __tabulaTesting?: unknown }).__tabulaTesting = {
+    checkpoints: () => import("@/lib/checkpoints").then((m) => m.__testing),
+  };
+}

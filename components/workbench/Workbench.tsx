@@ -25,6 +25,7 @@ import { diffFileAgainstHead } from "@/lib/git";
 import { textBeforeEdit } from "@/lib/editor/edit-diff";
 import type { ReviewState } from "@/lib/modes";
 import type { LineMark } from "@/components/editor/CodeEditor";
+import { exposeTestHooks } from "@/components/services/browser-env";
 
 type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 
@@ -46,6 +47,8 @@ export default function Workbench({ id }: { id: string }) {
     setDockMounted(true);
     setDockOpen((o) => !o);
   }, []);
+
+  useEffect(exposeTestHooks, []);
 
   useEffect(() => {
     if (!ws) return;
@@ -256,6 +259,13 @@ export default function Workbench({ id }: { id: string }) {
           A save was interrupted last time (tab closed or storage error); recovered: {ws.recovery.restored.join(", ")}.
         </div>
       )}
+      {ws.restoreRecovery && (
+        <div className={`banner${"error" in ws.restoreRecovery ? " error" : ""}`} role="status" data-testid="restore-recovery" style={{ margin: "4px 8px" }}>
+          {"error" in ws.restoreRecovery
+            ? `A checkpoint restore was interrupted last time and could not be rolled back yet: ${ws.restoreRecovery.error}. Your files before it are kept in refs/tabula/restore/.`
+            : `A checkpoint restore was interrupted last time (the tab closed mid-way). It has been rolled back: ${ws.restoreRecovery.paths} file${ws.restoreRecovery.paths === 1 ? " is" : "s are"} as before the restore, nothing was lost. That state is also kept at ${ws.restoreRecovery.savedRef}.`}
+        </div>
+      )}
       {toast && (
         <div className={`banner${toast.error ? " error" : ""}`} role={toast.error ? "alert" : "status"} style={{ margin: "4px 8px" }}>
           {toast.message}{" "}
@@ -360,6 +370,7 @@ export default function Workbench({ id }: { id: string }) {
             readOnly={readOnly}
             openFile={(p) => void open(p)}
             openEditDiff={(p, d) => void showEditDiff(p, d)}
+            openTextDiff={(path, original, modified, title) => setDiff({ path, original, modified, title })}
             openAt={(p, line) => void open(p).then(() => setReveal({ path: p, line, column: 1, length: 0, nonce: Date.now() }))}
             onReview={setReview}
           /> : null}

@@ -9,6 +9,20 @@ import { DocumentStore } from "@/lib/editor/documents";
 import { readTree, gitDecorations, type TreeNode, type GitDecoration } from "@/lib/workspaces/tree-model";
 import { statusAll, createIgnoreMatcher, currentBranch } from "@/lib/git";
 import { recoverInterruptedWrites, type WriteRecovery } from "@/lib/fs/recovery";
+import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
+import { lightningFsName } from "@/lib/fs/lightning";
+
+/** Finish (roll back) a checkpoint restore a closed tab left half done. Writer tab only. */
+async function recoverRestore(wsfs: WorkspaceFs, id: string): Promise<WorkspaceState["restoreRecovery"]> {
+  try {
+    const engine = await import("@/lib/checkpoints");
+    const r = await engine.recoverInterruptedRestore({ fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal, readMany: lightningReadMany(indexedDB, lightningFsName(id)) });
+    return r ? { txid: r.txid, paths: r.paths, savedRef: r.savedRef } : undefined;
+  } catch (e) {
+    if ((e as { code?: string }).code === "NOT_A_REPO") return undefined;
+    return { error: (e as Error).message };
+  }
+}
 
 export interface WorkspaceState {
   meta: WorkspaceMeta;
@@ -20,6 +34,8 @@ export interface WorkspaceState {
   role: "writer" | "reader";
   /** What was repaired on open after a save interrupted by a crash or a closed tab. */
   recovery?: WriteRecovery;
+  /** A checkpoint restore cut off by a closed tab, rolled back on open (or why that failed). */
+  restoreRecovery?: { txid: string; paths: number; savedRef: string } | { error: string };
   takeOver(): Promise<void>;
   refresh(): Promise<void>;
 }
@@ -70,6 +86,7 @@ export function useWorkspace(id: string) {
         const role = await coord.start();
         if (cancelled) return coord.stop();
         const recovery = role === "writer" ? await recoverInterruptedWrites(wsfs).catch(() => undefined) : undefined;
+        const restoreRecovery = role === "writer" ? await recoverRestore(wsfs, id) : undefined;
 
         let refreshing: Promise<void> | null = null;
         let again = false;
@@ -134,7 +151,7 @@ export function useWorkspace(id: string) {
           void wsfs.flush();
           coord.stop();
         };
-        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role, recovery: recovery?.restored.length ? recovery : undefined });
+        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role, recovery: recovery?.restored.length ? recovery : undefined, restoreRecovery });
         await refresh();
       } catch (e) {
         if (!cancelled) setError((e as Error).message);

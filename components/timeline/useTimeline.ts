@@ -1,0 +1,160 @@
+"use client";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { AgentSession } from "@/lib/agent";
+import { Timeline, conversationAt, type Preview, type RestoreChoice, type RestoreOutcome, type Tick } from "@/lib/timeline";
+import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
+import { lightningFsName } from "@/lib/fs/lightning";
+import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+
+const loadEngine = () => import("@/lib/checkpoints");
+
+/** The engine's view of the open workspace: same fs, journal and batched reads as the agent's. */
+export function checkpointWorkspace(ws: WorkspaceState) {
+  return { fs: ws.wsfs.fs, dir: ws.wsfs.dir, journal: ws.wsfs.journal, readMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) };
+}
+
+/**
+ * The session's timeline: ticks (reloaded as the session moves), the selected tick and its
+ * preview (recomputed when the working tree changes), restore with undo, save points.
+ * `selected` is a tick index, or null for "now" (no preview).
+ */
+export function useTimeline(ws: WorkspaceState, session: AgentSession | undefined, version: number) {
+  const timeline = useMemo(() => new Timeline({ ws: checkpointWorkspace(ws), engine: loadEngine, version: () => ws.wsfs.journal.seq }), [ws.wsfs, ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [ticks, setTicks] = useState<Tick[]>([]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [preview, setPreview] = useState<Preview>();
+  const [previewError, setPreviewError] = useState<string>();
+  const [lastRestore, setLastRestore] = useState<RestoreOutcome>();
+  const [busy, setBusy] = useState(false);
+  const [reloadNonce, setReloadNonce] = useState(0);
+  const [treeVersion, setTreeVersion] = useState(0);
+
+  // Reload when the session's shape changes (a run starts or ends, messages come and go), not on every streamed token.
+  const shapeKey = session ? `${session.id}:${session.running}:${session.runs.length}:${session.messages.length}:${session.checkpoints.length}` : "";
+  useEffect(() => {
+    if (!session) return;
+    let cancelled = false;
+    timeline
+      .ticks(session)
+      .then((t) => {
+        if (cancelled) return;
+        setTicks(t);
+        setSelected((s) => (s !== null && s >= t.length ? null : s));
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [timeline, shapeKey, reloadNonce]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A tick asked for by ref (from the workspace history) is selected once the ticks hold it.
+  const [wantedRef, setWantedRef] = useState<string>();
+  useEffect(() => setSelected(null), [session?.id]);
+  useEffect(() => {
+    if (!wantedRef) return;
+    const i = ticks.findIndex((t) => t.ref === wantedRef);
+    if (i !== -1) {
+      setSelected(i);
+      setWantedRef(undefined);
+    }
+  }, [ticks, wantedRef]);
+
+  // The working tree changed (editor, terminal, agent, restore): a shown preview is recomputed.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = ws.wsfs.journal.subscribe(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setTreeVersion((v) => v + 1), 200);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [ws.wsfs]);
+
+  const tick = selected === null ? undefined : ticks[selected];
+  const latest = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    latest.current = tick?.ref;
+    setPreviewError(undefined);
+    if (!tick) return setPreview(undefined);
+    timeline
+      .preview(tick.ref)
+      .then((p) => {
+        if (latest.current === tick.ref) setPreview(p);
+      })
+      .catch((e: Error) => {
+        if (latest.current === tick.ref) setPreviewError(e.message);
+      });
+  }, [timeline, tick?.ref, treeVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  /** Messages from this index on are after the selected point (the transcript dims them). */
+  const dimFrom = useMemo(() => (tick && session ? conversationAt(tick, session.messages).keep : undefined), [tick, session, version]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const reload = useCallback(() => setReloadNonce((n) => n + 1), []);
+
+  const restore = useCallback(
+    async (t: Tick, choice: RestoreChoice) => {
+      if (!session) return;
+      setBusy(true);
+      try {
+        const out = await timeline.restore(session, t, choice);
+        setLastRestore(out);
+        setSelected(null);
+        reload();
+        await ws.refresh();
+        return out;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [session, timeline, ws, reload],
+  );
+
+  const undo = useCallback(async () => {
+    if (!session || !lastRestore) return;
+    setBusy(true);
+    try {
+      await timeline.undo(session, lastRestore);
+      setLastRestore(undefined);
+      reload();
+      await ws.refresh();
+    } finally {
+      setBusy(false);
+    }
+  }, [session, lastRestore, timeline, ws, reload]);
+
+  const savePoint = useCallback(
+    async (name?: string) => {
+      if (!session) return;
+      await timeline.savePoint(session.id, name);
+      reload();
+    },
+    [session, timeline, reload],
+  );
+
+  const rename = useCallback(
+    async (ref: string, name: string) => {
+      await timeline.rename(ref, name);
+      reload();
+    },
+    [timeline, reload],
+  );
+
+  const pin = useCallback(
+    async (ref: string, pinned: boolean) => {
+      await timeline.pin(ref, pinned);
+      reload();
+    },
+    [timeline, reload],
+  );
+
+  const selectRef = useCallback((ref: string) => {
+    setWantedRef(ref);
+    setReloadNonce((n) => n + 1);
+  }, []);
+
+  return { timeline, ticks, selected, select: setSelected, selectRef, tick, preview, previewError, dimFrom, restore, undo, lastRestore, dismissRestore: () => setLastRestore(undefined), savePoint, rename, pin, busy, reload };
+}
+
+export type TimelineController = ReturnType<typeof useTimeline>;
