@@ -9,11 +9,10 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildBrowserBundle, buildNodeBundle, cleanup } from "./checkpoints/build.mjs";
+import { buildBrowserBundle, buildNodeBundle, cleanup, serveBundle as serve } from "./checkpoints/build.mjs";
 import { generate } from "./checkpoints/gen.mjs";
 import { nativeDriver } from "./checkpoints/native.mjs";
 import { runSchedule, SCHEDULE, SHORT_SCHEDULE } from "./checkpoints/runner.mjs";
@@ -46,21 +45,6 @@ function runChild(bundle, target, n, log) {
       }
     });
   });
-}
-
-async function serve(js) {
-  const html = `<!doctype html><meta charset="utf-8"><title>checkpoint bench</title><script type="module" src="/bundle.js"></script>`;
-  const server = http.createServer((req, res) => {
-    if (req.url === "/bundle.js") {
-      res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
-      res.end(js);
-    } else {
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end(html);
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
 function targets(fig) {

@@ -1,6 +1,9 @@
 import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
+import { ask, useMockModel as useMockModelAt } from "./helpers/agent-ui";
+
+const useMockModel = (page: Page) => useMockModelAt(page, server.url);
 
 let server: MockModelServer;
 test.beforeAll(async () => {
@@ -10,22 +13,6 @@ test.afterAll(async () => {
   await server.close();
 });
 test.beforeEach(() => server.reset());
-
-/** Point the app's Anthropic provider at the local mock server, as a user would in the settings. */
-async function useMockModel(page: Page) {
-  await page.getByRole("button", { name: "Models" }).click();
-  const dialog = page.getByRole("dialog", { name: "Models and keys" });
-  await dialog.getByLabel("Anthropic base URL").fill(`${server.url}/v1`);
-  await dialog.getByLabel("Anthropic API key").fill("sk-test-secret-key");
-  await dialog.getByLabel("Model in Act mode").selectOption({ label: "Anthropic · claude-sonnet-4-5" });
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByTestId("model-label")).toHaveText("Anthropic · claude-sonnet-4-5");
-}
-
-async function ask(page: Page, prompt: string) {
-  await page.getByLabel("Message the agent").fill(prompt);
-  await page.getByLabel("Message the agent").press("Enter");
-}
 
 test("the agent reads a file, edits it after approval, runs a command after approval, and completes", async ({ page }) => {
   await createWorkspace(page, "Agent run");

@@ -1,6 +1,7 @@
 /** esbuild bundles of the engine: an ESM file for Node, and the browser entry. */
 import { build } from "esbuild";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,10 +28,10 @@ export async function buildNodeBundle() {
   return out;
 }
 
-/** The browser bundle as a string (lightning-fs included; the engine needs no Buffer). */
-export async function buildBrowserBundle() {
+/** A browser bundle as a string (lightning-fs included; the engine needs no Buffer). */
+export async function buildBrowserBundle(entry = path.join(here, "browser-entry.mjs")) {
   const r = await build({
-    entryPoints: [path.join(here, "browser-entry.mjs")],
+    entryPoints: [entry],
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -44,4 +45,20 @@ export async function buildBrowserBundle() {
 
 export function cleanup(file) {
   fs.rmSync(file, { force: true });
+}
+
+/** Serve a bundle on 127.0.0.1 behind an empty page that loads it as a module. */
+export async function serveBundle(js) {
+  const html = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module" src="/bundle.js"></script>`;
+  const server = http.createServer((req, res) => {
+    if (req.url === "/bundle.js") {
+      res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
+      res.end(js);
+    } else {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(html);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }

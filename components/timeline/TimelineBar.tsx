@@ -49,8 +49,8 @@ export function TimelineBar(props: {
         <span className="muted">Timeline</span>
         <span className="spacer" />
         {naming === null ? (
-          <button onClick={() => setNaming("")} disabled={props.disabled} title="Snapshot the workspace now, as a named point to come back to">
-            Save point
+          <button onClick={() => setNaming("")} disabled={props.disabled} aria-label="New save point" title="Snapshot the workspace now, as a named point to come back to">
+            + Save point
           </button>
         ) : (
           <form
