@@ -40,14 +40,12 @@ function nativeSetup(dir, gen) {
   const steps = changedFiles(gen.textPaths);
   const ticks = [];
   for (let k = 0; k < steps.length; k++) {
-    if (k < steps.length - 1) {
-      git("add", "-A");
-      git("commit", "-qm", `tick ${k}`, "--allow-empty");
-      ticks.push(git("rev-parse", "HEAD").trim());
-    }
+    git("add", "-A");
+    git("commit", "-qm", `tick ${k}`, "--allow-empty");
+    ticks.push(git("rev-parse", "HEAD").trim());
     for (const f of steps[k]) fs.writeFileSync(path.join(dir, f.path), f.data);
   }
-  git("update-index", "--refresh"); // untimed: native git starts from a fresh index, as a user's would
+  git("status", "--porcelain"); // untimed: refreshes the index's stat data, as a user's git would have
   return { ticks, diff: (oid) => git("diff", "--numstat", oid), cleanup: () => fs.rmSync(HOME, { recursive: true, force: true }) };
 }
 
@@ -80,17 +78,18 @@ export async function run({ browser }) {
     await page.evaluate(() => globalThis.bench.teardown());
     native.cleanup();
     const med = median(engineMs);
+    const worst = Math.max(...engineMs);
     return {
       notes: [
         `${N} files + 5 binaries; ${setup.ticks} ticks differing from now by 20/15/10/5 files; ${STEPS} steps, each a preview cache miss.`,
         "engine: diffWorkingTree (journal-driven scan) + blobs + line counts (diff's diffLines), in Chromium over lightning-fs/IndexedDB.",
         "native: git diff --numstat <tick> on the same tree on node:fs (process spawn included).",
       ],
-      perStepMs: { median: round(med), p95: round(p95(engineMs)), max: round(Math.max(...engineMs)) },
+      perStepMs: { median: round(med), p95: round(p95(engineMs)), max: round(worst) },
       nativeMs: { median: round(median(nativeMs)) },
-      ratioVsNative: round(median(ratios) * 100) / 100,
+      ratioVsNative: Math.round(median(ratios) * 100) / 100,
       filesPerTick,
-      target: { "preview step <= 50 ms (median)": { value: round(med), limit: 50, unit: "ms", met: med !== null && med <= 50 } },
+      target: { "every preview step <= 50 ms (max)": { value: round(worst), limit: 50, unit: "ms", met: worst <= 50 } },
     };
   } finally {
     await page.close();

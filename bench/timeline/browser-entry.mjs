@@ -26,7 +26,7 @@ globalThis.bench = {
     const steps = changedFiles(gen.textPaths);
     refs = [];
     for (let k = 0; k < steps.length; k++) {
-      if (k < steps.length - 1) refs.push((await api.createCheckpoint(ws, { sessionId: "bench", run: k })).ref);
+      refs.push((await api.createCheckpoint(ws, { sessionId: "bench", run: k })).ref);
       for (const f of steps[k]) {
         await fs.promises.writeFile(`/ws/${f.path}`, f.data);
         journal.record({ kind: "write", path: f.path });
