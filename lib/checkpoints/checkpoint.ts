@@ -250,7 +250,8 @@ export async function readCheckpointInfo(store: ObjectStore, ref: string, oid: s
   const t = parseTrailers(c.message);
   const rest = ref.slice(CHECKPOINT_PREFIX.length);
   const slash = rest.indexOf("/");
-  const sessionId = (t.get("Session")?.[0] as string | undefined) ?? rest.slice(0, slash);
+  // The ref says which session holds it (an imported session's refs move to its new id).
+  const sessionId = (slash > 0 ? rest.slice(0, slash) : undefined) ?? (t.get("Session")?.[0] as string | undefined) ?? "";
   const run = (t.get("Run")?.[0] as Run | undefined) ?? rest.slice(slash + 1);
   const committerSecs = Number(/ (\d+) [+-]\d{4}$/.exec(c.committer)?.[1] ?? 0);
   const createdAt = Number(t.get("Created-At")?.[0] ?? committerSecs * 1000);
