@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, useState } from "react";
-import { formatCost, textOf, type AgentEvent } from "@/lib/agent";
+import { formatCost, textOf, type AgentEvent, type AgentSession } from "@/lib/agent";
+import { downloadBytes, safeFileName } from "@/components/common/download";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { useAgent } from "./useAgent";
 import { Transcript } from "./Transcript";
@@ -18,6 +19,14 @@ import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimel
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
 import { TimelinePreview } from "@/components/timeline/TimelinePreview";
 import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
+
+/** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
+async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
+  await session.checkpointsSettled();
+  const [engine, share] = await Promise.all([import("@/lib/checkpoints"), import("@/lib/share/session-bundle")]);
+  const out = await share.exportSessionBundle(engine, ws, session.toJSON());
+  downloadBytes(out.bundle, `${safeFileName(session.title || "session")}.bundle`);
+}
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
 export default function AgentPanel(props: {
@@ -40,6 +49,7 @@ export default function AgentPanel(props: {
   const [allCheckpointsOpen, setAllCheckpointsOpen] = useState(false);
   const [draft, setDraft] = useState<{ text: string; nonce: number }>();
   const [timelineError, setTimelineError] = useState<string>();
+  const [exporting, setExporting] = useState(false);
   const tl = useTimeline(props.ws, session, agent.version);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
@@ -84,6 +94,21 @@ export default function AgentPanel(props: {
         </button>
         <button onClick={() => void agent.newSession()} title="Start a new session">
           New
+        </button>
+        <button
+          disabled={session.running || exporting}
+          onClick={() => {
+            setExporting(true);
+            exportSession(session, checkpointWs)
+              .catch((e: Error) => setTimelineError(`Export failed: ${e.message}`))
+              .finally(() => {
+                setExporting(false);
+                tl.reload();
+              });
+          }}
+          title="Download this session as a git bundle: files, checkpoints and conversation (git clone reads it; Import session opens it)"
+        >
+          Export
         </button>
         <button onClick={() => setSettingsOpen(true)} title="Models and API keys">
           Models

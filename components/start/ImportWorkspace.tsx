@@ -5,10 +5,17 @@ import type { WorkspaceMeta } from "@/lib/workspaces/registry";
 import { readZip } from "@/lib/workspaces/zip";
 import { stripCommonRoot, type ImportEntry } from "@/lib/workspaces/import-entries";
 import { ProgressBar } from "@/components/common/Dialog";
+import { SessionStore } from "@/lib/sessions";
+import { ProviderSettingsStore } from "@/lib/providers";
+import type { SessionImport } from "@/lib/share/session-bundle";
 
-/** Import a .zip or a folder from disk into a new workspace, with a progress bar. */
+/**
+ * Import a .zip, a folder, or a session exported as a git bundle (files, checkpoints and the
+ * conversation, which continues in the new workspace) into a new workspace.
+ */
 export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => void }) {
   const zipInput = useRef<HTMLInputElement>(null);
+  const bundleInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<{ done: number; total?: number; label: string }>();
   const [error, setError] = useState<string>();
@@ -34,6 +41,27 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
     void run(file.name.replace(/\.zip$/i, ""), "zip", async () => readZip(new Uint8Array(await file.arrayBuffer())));
   };
 
+  const onBundle = async (file: File | undefined) => {
+    if (!file) return;
+    setError(undefined);
+    setProgress({ done: 0, label: "Importing the session" });
+    try {
+      let imported: SessionImport | undefined;
+      const name = file.name.replace(/\.bundle$/i, "");
+      const meta = await workspaceManager().create(name, { kind: "bundle", bytes: new Uint8Array(await file.arrayBuffer()), detail: file.name, onImported: (r) => (imported = r) });
+      if (imported?.session) {
+        const settings = new ProviderSettingsStore(localStorage);
+        const store = new SessionStore(indexedDB, { secrets: () => settings.secrets() });
+        await store.save({ ...imported.session, workspaceId: meta.id, updatedAt: Date.now() });
+      }
+      props.onCreated(meta);
+    } catch (e) {
+      setError(`Import failed: ${(e as Error).message} Nothing was created.`);
+    } finally {
+      setProgress(undefined);
+    }
+  };
+
   const onFolder = (files: FileList | null) => {
     if (!files || files.length === 0) return;
     const list = Array.from(files);
@@ -53,7 +81,11 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
         <button onClick={() => folderInput.current?.click()} disabled={!!progress}>
           Import folder…
         </button>
+        <button onClick={() => bundleInput.current?.click()} disabled={!!progress} title="A session exported from Tabula (git bundle): files, checkpoints and conversation">
+          Import session (.bundle)…
+        </button>
       </div>
+      <input ref={bundleInput} type="file" accept=".bundle" hidden data-testid="import-bundle-input" onChange={(e) => void onBundle(e.target.files?.[0])} />
       <input ref={zipInput} type="file" accept=".zip,application/zip" hidden data-testid="import-zip-input" onChange={(e) => onZip(e.target.files?.[0])} />
       <input
         ref={folderInput}

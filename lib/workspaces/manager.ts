@@ -27,7 +27,9 @@ type Source =
   | { kind: "empty" }
   | { kind: "sample" }
   | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string }
-  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void };
+  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void }
+  /** A session exported as a git bundle: branch, checkpoints and files; the session goes to `onImported`. */
+  | { kind: "bundle"; bytes: Uint8Array; detail?: string; onImported?: (r: import("../share/session-bundle").SessionImport) => void };
 
 /**
  * Creating, opening and deleting workspaces. A workspace that fails to be created (bad archive,
@@ -52,6 +54,12 @@ export class WorkspaceManager {
           signal,
         });
         await wsfs.flush();
+      } else if (source.kind === "bundle") {
+        // Loaded on demand: the start page does not carry the checkpoint engine otherwise.
+        const [engine, share] = await Promise.all([import("../checkpoints/index"), import("../share/session-bundle")]);
+        const imported = await share.importSessionBundle(engine, { fs: wsfs.fs, dir: wsfs.dir }, source.bytes, this.env.now());
+        await wsfs.flush();
+        source.onImported?.(imported);
       } else {
         const entries: ImportEntry[] =
           source.kind === "sample"
@@ -70,7 +78,7 @@ export class WorkspaceManager {
         createdAt: now,
         lastOpenedAt: now,
         ...size,
-        origin: { kind: source.kind, detail: source.kind === "clone" ? source.url : source.kind === "zip" || source.kind === "folder" ? source.detail : undefined },
+        origin: { kind: source.kind, detail: source.kind === "clone" ? source.url : source.kind === "zip" || source.kind === "folder" || source.kind === "bundle" ? source.detail : undefined },
       };
       await this.env.registry.add(meta);
       return meta;

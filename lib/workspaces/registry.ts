@@ -9,7 +9,7 @@ export interface WorkspaceMeta {
   /** Bytes of working-tree files (excluding .git), refreshed when the workspace is opened or saved. */
   sizeBytes: number;
   fileCount: number;
-  origin: { kind: "empty" | "sample" | "zip" | "folder" | "clone"; detail?: string };
+  origin: { kind: "empty" | "sample" | "zip" | "folder" | "clone" | "bundle"; detail?: string };
 }
 
 const NAME_MAX = 80;
