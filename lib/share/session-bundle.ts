@@ -41,8 +41,8 @@ export function transcriptMarkdown(session: Pick<SessionData, "title" | "message
   return lines.join("\n") + "\n";
 }
 
-/** Write the session commit (no parent) and point refs/tabula/sessions/<id> at it. */
-export async function writeSessionCommit(repo: Repo, session: SessionData, now = Date.now()): Promise<string> {
+/** The session commit (no parent): session.json (the versioned envelope) and transcript.md. */
+export async function sessionCommit(repo: Repo, session: SessionData, now = Date.now()): Promise<string> {
   const json = JSON.stringify(envelope(session, now), null, 1);
   const sessionBlob = await git.writeBlob({ fs: repo.fs, dir: repo.dir, blob: enc.encode(json) });
   const mdBlob = await git.writeBlob({ fs: repo.fs, dir: repo.dir, blob: enc.encode(transcriptMarkdown(session)) });
@@ -55,11 +55,16 @@ export async function writeSessionCommit(repo: Repo, session: SessionData, now =
     ],
   });
   const ts = Math.floor(now / 1000);
-  const oid = await git.writeCommit({
+  return git.writeCommit({
     fs: repo.fs,
     dir: repo.dir,
     commit: { message: `Tabula session: ${session.title || session.id}\n`, tree, parent: [], author: { ...AUTHOR, timestamp: ts, timezoneOffset: 0 }, committer: { ...AUTHOR, timestamp: ts, timezoneOffset: 0 } },
   });
+}
+
+/** The session commit, with refs/tabula/sessions/<id> pointing at it. */
+export async function writeSessionCommit(repo: Repo, session: SessionData, now = Date.now()): Promise<string> {
+  const oid = await sessionCommit(repo, session, now);
   await git.writeRef({ fs: repo.fs, dir: repo.dir, ref: SESSION_REF_PREFIX + session.id, value: oid, force: true });
   return oid;
 }
