@@ -1,0 +1,48 @@
+/**
+ * The share store of this server process, from the environment:
+ *   TABULA_SHARE_BACKEND   "disk" (default) or "s3"
+ *   TABULA_SHARE_DIR       disk: where shares are kept (default ./.data/shares)
+ *   TABULA_SHARE_MAX_BYTES largest share accepted (default 50 MB)
+ *   TABULA_S3_ENDPOINT, TABULA_S3_BUCKET, TABULA_S3_REGION, TABULA_S3_ACCESS_KEY_ID,
+ *   TABULA_S3_SECRET_ACCESS_KEY, TABULA_S3_PREFIX   s3: an S3-compatible store (path-style)
+ *   TABULA_TRUST_PROXY=1   take the client address for rate limits from X-Forwarded-For
+ */
+import path from "node:path";
+import { DiskShareBackend } from "./disk-backend";
+import { S3ShareBackend } from "./s3-backend";
+import { ShareService } from "./service";
+
+let service: ShareService | undefined;
+
+export function shareService(env: NodeJS.ProcessEnv = process.env): ShareService {
+  if (service) return service;
+  const maxBytes = env.TABULA_SHARE_MAX_BYTES ? Number(env.TABULA_SHARE_MAX_BYTES) : undefined;
+  if ((env.TABULA_SHARE_BACKEND ?? "disk") === "s3") {
+    const need = (k: string) => {
+      const v = env[k];
+      if (!v) throw new Error(`TABULA_SHARE_BACKEND=s3 needs ${k}`);
+      return v;
+    };
+    const backend = new S3ShareBackend({
+      endpoint: need("TABULA_S3_ENDPOINT"),
+      bucket: need("TABULA_S3_BUCKET"),
+      region: env.TABULA_S3_REGION,
+      accessKeyId: need("TABULA_S3_ACCESS_KEY_ID"),
+      secretAccessKey: need("TABULA_S3_SECRET_ACCESS_KEY"),
+      prefix: env.TABULA_S3_PREFIX,
+    });
+    service = new ShareService({ backend, maxBytes });
+  } else {
+    service = new ShareService({ backend: new DiskShareBackend(path.resolve(env.TABULA_SHARE_DIR ?? ".data/shares")), maxBytes });
+  }
+  return service;
+}
+
+/** The address rate limits count against. */
+export function clientKey(headers: Headers, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TABULA_TRUST_PROXY === "1") {
+    const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return headers.get("x-real-ip") ?? "direct";
+}
