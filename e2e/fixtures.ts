@@ -1,20 +1,25 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 /**
  * Every e2e test fails if the page tries to reach anything but this machine: the IDE must work
  * offline (no CDN, no telemetry). Requests to other hosts are aborted and recorded.
  */
+/** Abort and record every request of `context` that leaves this machine. */
+export async function guardOffline(context: BrowserContext, leaks: string[]): Promise<void> {
+  await context.route(/.*/, (route) => {
+    const url = new URL(route.request().url());
+    const local = url.protocol === "data:" || url.protocol === "blob:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+    if (local) return route.continue();
+    leaks.push(route.request().url());
+    return route.abort("blockedbyclient");
+  });
+}
+
 export const test = base.extend<{ offlineGuard: string[] }>({
   offlineGuard: [
     async ({ context }, use) => {
       const leaks: string[] = [];
-      await context.route(/.*/, (route) => {
-        const url = new URL(route.request().url());
-        const local = url.protocol === "data:" || url.protocol === "blob:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-        if (local) return route.continue();
-        leaks.push(route.request().url());
-        return route.abort("blockedbyclient");
-      });
+      await guardOffline(context, leaks);
       await use(leaks);
       expect(leaks, "requests that left localhost").toEqual([]);
     },

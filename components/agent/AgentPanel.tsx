@@ -19,6 +19,7 @@ import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimel
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
 import { TimelinePreview } from "@/components/timeline/TimelinePreview";
 import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
+import { ShareDialog } from "@/components/share/ShareDialog";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -50,6 +51,7 @@ export default function AgentPanel(props: {
   const [draft, setDraft] = useState<{ text: string; nonce: number }>();
   const [timelineError, setTimelineError] = useState<string>();
   const [exporting, setExporting] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
   const tl = useTimeline(props.ws, session, agent.version);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
@@ -94,6 +96,9 @@ export default function AgentPanel(props: {
         </button>
         <button onClick={() => void agent.newSession()} title="Start a new session">
           New
+        </button>
+        <button disabled={session.running || props.readOnly} onClick={() => setShareOpen(true)} title="Publish a read-only link to this session (you see exactly what is shared first)">
+          Share
         </button>
         <button
           disabled={session.running || exporting}
@@ -295,6 +300,7 @@ export default function AgentPanel(props: {
         </div>
         }
       />
+      {shareOpen && <ShareDialog session={session} ws={checkpointWs} secrets={() => agent.settings.secrets()} onClose={() => setShareOpen(false)} />}
       {settingsOpen && <ProviderSettingsDialog store={agent.settings} onClose={() => setSettingsOpen(false)} onSaved={() => void agent.reloadModel()} />}
     </div>
   );

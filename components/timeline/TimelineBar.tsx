@@ -16,6 +16,8 @@ export function tickText(t: Tick): string {
  * Selecting a tick only previews it; nothing is written.
  */
 export function TimelineBar(props: {
+  /** A replay: no save points, no history (nothing here can be written). */
+  viewOnly?: boolean;
   ticks: Tick[];
   /** Index into ticks, or null for now. */
   selected: number | null;
@@ -48,7 +50,7 @@ export function TimelineBar(props: {
       <div className="timeline-head">
         <span className="muted">Timeline</span>
         <span className="spacer" />
-        {naming === null ? (
+        {props.viewOnly ? null : naming === null ? (
           <button onClick={() => setNaming("")} disabled={props.disabled} aria-label="New save point" title="Snapshot the workspace now, as a named point to come back to">
             + Save point
           </button>
@@ -73,9 +75,11 @@ export function TimelineBar(props: {
             </button>
           </form>
         )}
-        <button onClick={props.onHistory} aria-pressed={props.historyOpen} title="Every session's checkpoints, storage and pruning">
-          All checkpoints
-        </button>
+        {!props.viewOnly && (
+          <button onClick={props.onHistory} aria-pressed={props.historyOpen} title="Every session's checkpoints, storage and pruning">
+            All checkpoints
+          </button>
+        )}
       </div>
       {error && (
         <div className="error" role="alert">

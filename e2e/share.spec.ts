@@ -1,0 +1,132 @@
+import { test, expect, createWorkspace, treeItem, editorText, guardOffline } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
+import { ask, useMockModel } from "./helpers/agent-ui";
+
+let server: MockModelServer;
+test.beforeAll(async () => {
+  server = await startMockModelServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
+test.beforeEach(() => server.reset());
+
+const KEY = "sk-ant-api03-LEAKLEAKLEAKLEAKLEAK0123456789";
+
+/** A fresh browser profile: no workspace, no key — someone else opening the link. */
+async function stranger(browser: Browser, leaks: string[]) {
+  const context = await browser.newContext();
+  await guardOffline(context, leaks);
+  return { context, page: await context.newPage() };
+}
+
+async function autoApprove(page: Page) {
+  await page.getByRole("button", { name: "⚙" }).click();
+  const settings = page.getByRole("group", { name: "Session settings" });
+  await settings.getByLabel("edits").check();
+  await page.getByRole("button", { name: "⚙" }).click();
+}
+
+test("share with a preview and redaction, replay and scrub in a fresh browser, fork, revoke", async ({ page, browser }) => {
+  await createWorkspace(page, "Sharer");
+  await useMockModel(page, server.url);
+  await autoApprove(page);
+  server.setScript([
+    {
+      toolCalls: [
+        { name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } },
+        { name: "editor", args: { command: "create", path: ".env", file_text: `ANTHROPIC_API_KEY=${KEY}\n` } },
+        { name: "editor", args: { command: "create", path: "src/config.ts", file_text: `export const key = "${KEY}";\n` } },
+      ],
+    },
+    { text: "Done: greeting, config." },
+  ]);
+  await ask(page, "friendlier greeting and a config");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Done: greeting, config.");
+
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Share this session" });
+  const preview = dialog.getByTestId("share-preview");
+  await expect(preview.getByTestId("share-transcript")).toContainText("secrets redacted (anthropic-key)");
+  await expect(preview.getByTestId("share-file").filter({ hasText: ".env" })).toContainText("left out (.env file)");
+  await expect(preview.getByTestId("share-file").filter({ hasText: "src/config.ts" })).toContainText("secret(s) redacted");
+  await dialog.getByLabel("Link expires").selectOption({ label: "7 days" });
+  await dialog.getByRole("button", { name: "Publish link" }).click();
+  await expect(dialog.getByTestId("share-result")).toContainText("stored on this server");
+  const url = await dialog.getByLabel("Share link").inputValue();
+  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
+
+  const leaks: string[] = [];
+  const other = await stranger(browser, leaks);
+  await other.page.goto(url);
+  await expect(other.page.getByTestId("replay-title")).toHaveText("friendlier greeting and a config");
+  const transcript = other.page.getByRole("log", { name: "Shared transcript" });
+  await expect(transcript).toContainText("Done: greeting, config.");
+  expect(await other.page.content()).not.toContain(KEY);
+  // Scrub to the start of turn 1: the original greeting, no config yet, never the .env.
+  const timeline = other.page.getByLabel("Checkpoint timeline");
+  await timeline.getByRole("button", { name: /^Turn 1:/ }).click();
+  const files = other.page.getByRole("list", { name: "Files at this point" });
+  await expect(files.getByRole("button", { name: "src/greet.ts" })).toBeVisible();
+  await expect(files.getByRole("button", { name: "src/config.ts" })).toHaveCount(0);
+  await files.getByRole("button", { name: "src/greet.ts" }).click();
+  await expect(other.page.getByTestId("file-viewer")).toContainText("Hello");
+  await expect(transcript.locator(".after-point").first()).toBeVisible();
+  // The turn's end: what the agent changed, as a diff.
+  await timeline.getByRole("button", { name: /^After turn 1/ }).click();
+  const changed = other.page.getByRole("list", { name: "Changed at this point" });
+  await expect(changed).toContainText("src/config.ts");
+  await expect(changed).not.toContainText(".env");
+  await changed.getByRole("button", { name: /src\/greet\.ts/ }).click();
+  await expect(other.page.getByTestId("diff-editor")).toContainText("Howdy");
+  await files.getByRole("button", { name: "src/config.ts" }).click();
+  await expect(other.page.getByTestId("file-viewer")).toContainText("[REDACTED:anthropic-key]");
+
+  // Fork: a workspace of one's own with the files and the conversation.
+  await other.page.getByRole("button", { name: "Fork into my workspaces" }).click();
+  await other.page.waitForURL(/\/w\/[a-z2-7]{20}$/);
+  await treeItem(other.page, "src").click();
+  await treeItem(other.page, "src/greet.ts").click();
+  await expect.poll(() => editorText(other.page)).toContain("Howdy");
+  await expect(treeItem(other.page, ".env")).toHaveCount(0);
+  await expect(other.page.getByRole("log", { name: "Agent transcript" })).toContainText("Done: greeting, config.");
+
+  // Revoke: the link says so.
+  await dialog.getByRole("button", { name: `Revoke ${url}` }).click();
+  await expect(dialog.getByRole("list", { name: "Links you shared" })).toContainText("revoked");
+  await other.page.goto(url);
+  await expect(other.page.getByTestId("replay-error")).toHaveText("This link was revoked by the person who shared it.");
+  await other.context.close();
+  expect(leaks).toEqual([]);
+});
+
+test("a small session travels inside the link (no upload); a damaged link says so", async ({ page, browser }) => {
+  await createWorkspace(page, "Tiny", "Empty");
+  await page.getByRole("button", { name: "New save point" }).click();
+  await page.getByLabel("Save point name").fill("empty start");
+  await page.getByLabel("Save point name").press("Enter");
+  await expect(page.getByLabel("Checkpoint timeline").getByRole("button", { name: /^Save point: empty start/ })).toBeVisible();
+  let uploads = 0;
+  page.on("request", (r) => {
+    if (r.url().includes("/api/shares") && r.method() === "POST") uploads++;
+  });
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Share this session" });
+  await dialog.getByRole("button", { name: "Publish link" }).click();
+  await expect(dialog.getByTestId("share-result")).toContainText("inside the link itself (nothing was uploaded)");
+  const url = await dialog.getByLabel("Share link").inputValue();
+  expect(url).toMatch(/\/s#[A-Za-z0-9_-]+$/);
+  expect(uploads).toBe(0);
+
+  const leaks: string[] = [];
+  const other = await stranger(browser, leaks);
+  await other.page.goto(url);
+  await expect(other.page.getByText("read-only replay · 1 checkpoints")).toBeVisible();
+  await expect(other.page.getByLabel("Checkpoint timeline").getByRole("button", { name: /^Save point: empty start/ })).toBeVisible();
+  await other.page.goto(url.slice(0, -10) + "!!");
+  await other.page.reload();
+  await expect(other.page.getByTestId("replay-error")).toContainText("damaged");
+  await other.context.close();
+  expect(leaks).toEqual([]);
+});
