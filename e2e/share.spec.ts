@@ -122,7 +122,7 @@ test("a small session travels inside the link (no upload); a damaged link says s
   const leaks: string[] = [];
   const other = await stranger(browser, leaks);
   await other.page.goto(url);
-  await expect(other.page.getByText("read-only replay · 1 checkpoints")).toBeVisible();
+  await expect(other.page.getByText("read-only replay · 1 checkpoint")).toBeVisible();
   await expect(other.page.getByLabel("Checkpoint timeline").getByRole("button", { name: /^Save point: empty start/ })).toBeVisible();
   await other.page.goto(url.slice(0, -10) + "!!");
   await other.page.reload();

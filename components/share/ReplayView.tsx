@@ -139,7 +139,9 @@ export default function ReplayView(props: { id?: string }) {
     <div className="replay">
       <header className="topbar">
         <strong data-testid="replay-title">{loaded.session.title || "Shared session"}</strong>
-        <span className="muted">read-only replay · {loaded.ticks.length} checkpoints</span>
+        <span className="muted">
+          read-only replay · {loaded.ticks.length} checkpoint{loaded.ticks.length === 1 ? "" : "s"}
+        </span>
         <span className="spacer" />
         <button className="primary" disabled={forking} onClick={() => void fork()}>
           {forking ? "Forking…" : "Fork into my workspaces"}
