@@ -46,8 +46,8 @@ test("export a session as a git bundle that native git clones; import it into a 
     const bundle = path.join(dir, "s.bundle");
     await file.saveAs(bundle);
     // Native git: verify, clone, fsck; the checkpoints are in the bundle.
-    git(dir, ["bundle", "verify", bundle]);
     git(dir, ["clone", "-q", bundle, "clone"]);
+    git(path.join(dir, "clone"), ["bundle", "verify", bundle]); // (verify needs a repository to run in)
     git(path.join(dir, "clone"), ["fsck", "--full"]);
     expect(fs.readFileSync(path.join(dir, "clone", "src/greet.ts"), "utf8")).toContain("Hello"); // the branch as committed
     expect(git(dir, ["bundle", "list-heads", bundle])).toMatch(/refs\/tabula\/checkpoints\/[^/]+\/1\n/);

@@ -33,7 +33,7 @@ export function shareService(env: NodeJS.ProcessEnv = process.env): ShareService
     });
     service = new ShareService({ backend, maxBytes });
   } else {
-    service = new ShareService({ backend: new DiskShareBackend(path.resolve(env.TABULA_SHARE_DIR ?? ".data/shares")), maxBytes });
+    service = new ShareService({ backend: new DiskShareBackend(path.resolve(/*turbopackIgnore: true*/ env.TABULA_SHARE_DIR ?? ".data/shares")), maxBytes });
   }
   return service;
 }

@@ -9,7 +9,8 @@ export class DiskShareBackend implements ShareBackend {
 
   private file(id: string, ext: "zip" | "json"): string {
     assertShareId(id);
-    return path.join(this.dir, `${id}.${ext}`);
+    // A runtime data directory, not project files: keep the bundler from tracing it.
+    return path.join(/*turbopackIgnore: true*/ this.dir, `${id}.${ext}`);
   }
 
   private async write(file: string, data: Uint8Array | string): Promise<void> {
