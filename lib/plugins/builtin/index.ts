@@ -1,0 +1,18 @@
+/** Plugins shipped with the app: trusted, run in-process, enabled by default. */
+import type { Plugin } from "../types";
+import { envBlocker } from "./env-blocker";
+import { gitignoreGuard } from "./gitignore-guard";
+import { protectedBranchGuard } from "./protected-branch-guard";
+
+export { envBlocker, gitignoreGuard, protectedBranchGuard };
+
+export type BuiltinPlugin = { plugin: Plugin; description: string; enabledByDefault: boolean };
+
+/** Fresh instances (some keep per-session state from setup). */
+export function builtinPlugins(): BuiltinPlugin[] {
+  return [
+    { plugin: envBlocker, description: "The agent never reads .env files (templates are fine).", enabledByDefault: true },
+    { plugin: gitignoreGuard(), description: "The agent leaves paths ignored by .gitignore alone.", enabledByDefault: false },
+    { plugin: protectedBranchGuard(), description: "Stops the run on git push, or on a commit to main/master.", enabledByDefault: true },
+  ];
+}

@@ -1,0 +1,114 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { validatePlugin } from "../../lib/plugins/manifest";
+import { setupInProcess } from "../../lib/plugins/load";
+import { PluginHost } from "../../lib/plugins/host";
+import { commandReadsEnv, envBlocker } from "../../lib/plugins/builtin/env-blocker";
+import { gitignoreGuard } from "../../lib/plugins/builtin/gitignore-guard";
+import { gitSubcommand, protectedBranchGuard } from "../../lib/plugins/builtin/protected-branch-guard";
+import { simpleCommands } from "../../lib/plugins/builtin/command-words";
+import type { Plugin, PluginContext } from "../../lib/plugins/types";
+import { git } from "../checkpoints/helpers";
+import { cleanupList, harness, type Harness } from "../agent/helpers";
+
+const cleanups = cleanupList();
+afterEach(() => cleanups.run());
+function h(...args: Parameters<typeof harness>): Harness {
+  const x = harness(...args);
+  cleanups.add(x.ws.cleanup);
+  return x;
+}
+
+async function attach(t: Harness, plugin: Plugin) {
+  const host = new PluginHost(t.session);
+  const ctx: PluginContext = { workspaceInfo: { rootPath: t.ws.dir, remotes: [] }, session: { id: t.session.id, mode: "act" }, logger: console, workspace: { fs: t.ws.wsfs.fs, dir: t.ws.dir } };
+  await host.add({ name: plugin.name, source: "built-in", origin: "built-in", sandboxed: false, load: async () => { const p = validatePlugin(plugin); return { manifest: p.manifest, contributions: await setupInProcess(p, ctx) }; } });
+  expect(host.list()[0]!.state).toEqual({ status: "loaded" });
+  return host;
+}
+
+describe("env-blocker", () => {
+  it("refuses commands that read .env files, not their templates", () => {
+    for (const c of ["cat .env", "source ./.env", ". .env", "grep KEY .env.local", "cat config/.env.production", "cp .env /tmp/x", "env $(cat .env) node app.js", "cat .env*", "x=$(<.env)", "head -n1 '.env'", "ls && cat .env"])
+      expect(commandReadsEnv(c), c).toBe(true);
+    for (const c of ["cat .env.example", "cp .env.sample .env.template", "ls -la", "echo environment", "cat src/env.ts", "grep -r dotenv src"]) expect(commandReadsEnv(c), c).toBe(false);
+  });
+
+  it("in a session: read_files .env and cat .env are refused; .env.example reads fine; search results lose .env lines", async () => {
+    const t = h(
+      [
+        { toolCalls: [{ name: "read_files", args: { files: [{ path: ".env" }] } }] },
+        { toolCalls: [{ name: "run_commands", args: { commands: ["cat .env"] } }] },
+        { toolCalls: [{ name: "read_files", args: { files: [{ path: ".env.example" }] } }] },
+        { toolCalls: [{ name: "editor", args: { command: "view", path: "sub/.env.local" } }] },
+        { text: "done" },
+      ],
+      { files: { ".env": "TOKEN=supersecret\n", ".env.example": "TOKEN=\n", "sub/.env.local": "X=1\n" }, approveAll: true },
+    );
+    await attach(t, envBlocker);
+    expect((await t.session.run("read the env")).status).toBe("completed");
+    const done = t.of("tool-call-finished");
+    expect(done.map((e) => `${e.toolName}:${e.status}`)).toEqual(["read_files:blocked", "run_commands:blocked", "read_files:ok", "editor:blocked"]);
+    expect(done[0]!.output).toContain("env-blocker");
+    expect(done[2]!.output).toContain("TOKEN=");
+    expect(JSON.stringify(t.model.calls)).not.toContain("supersecret");
+    expect(t.deps.sh.commands.map((c) => c.command)).not.toContain("cat .env");
+  });
+
+  it("drops .env matches from search results", async () => {
+    const t = h([{ toolCalls: [{ name: "search_codebase", args: { query: "TOKEN" } }] }, { text: "ok" }], { files: { ".env": "TOKEN=supersecret\n", "a.ts": "const TOKEN = 1;\n" }, approveAll: true });
+    await attach(t, envBlocker);
+    await t.session.run("find");
+    const out = t.of("tool-call-finished")[0]!.output;
+    expect(out).toContain("a.ts");
+    expect(out).not.toContain("supersecret");
+  });
+});
+
+describe("gitignore-guard", () => {
+  it("skips reads and edits of ignored paths", async () => {
+    const t = h(
+      [
+        { toolCalls: [{ name: "read_files", args: { files: [{ path: "dist/out.js" }] } }] },
+        { toolCalls: [{ name: "editor", args: { command: "create", path: "logs/x.log", file_text: "x" } }] },
+        { toolCalls: [{ name: "read_files", args: { files: [{ path: "src/a.ts" }] } }] },
+        { text: "ok" },
+      ],
+      { files: { ".gitignore": "dist/\n*.log\n", "dist/out.js": "x", "src/a.ts": "a" }, approveAll: true },
+    );
+    await attach(t, gitignoreGuard());
+    await t.session.run("go");
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["read_files:blocked", "editor:blocked", "read_files:ok"]);
+    expect(t.ws.exists("logs/x.log")).toBe(false);
+  });
+});
+
+describe("protected-branch-guard", () => {
+  it("finds git subcommands behind options", () => {
+    expect(simpleCommands("git -C . commit -m 'x' && git push origin main").map(gitSubcommand)).toEqual(["commit", "push"]);
+    expect(gitSubcommand(["/usr/bin/git", "--no-pager", "log"])).toBe("log");
+    expect(gitSubcommand(["echo", "git", "push"])).toBeUndefined();
+  });
+
+  it("stops the run on git push, and on a commit while main is checked out (not on a feature branch)", async () => {
+    const t = h([{ toolCalls: [{ name: "run_commands", args: { commands: ["git push origin main"] } }] }, { text: "never" }], { approveAll: true });
+    git(t.ws.dir, ["init", "-q"]);
+    await attach(t, protectedBranchGuard());
+    const r = await t.session.run("ship it");
+    expect(r.status).not.toBe("completed");
+    expect(r.reason).toContain("does not push");
+
+    const u = h([{ toolCalls: [{ name: "run_commands", args: { commands: ["git commit -am wip"] } }] }, { text: "never" }], { approveAll: true, files: { "a.txt": "a" } });
+    git(u.ws.dir, ["init", "-q"]);
+    await attach(u, protectedBranchGuard());
+    expect((await u.session.run("commit")).reason).toContain("no commits to main");
+
+    const v = h([{ toolCalls: [{ name: "run_commands", args: { commands: ["git commit -am wip"] } }] }, { text: "fine" }], { approveAll: true, files: { "a.txt": "a" } });
+    git(v.ws.dir, ["init", "-q"]);
+    git(v.ws.dir, ["checkout", "-q", "-b", "feature"]);
+    fs.writeFileSync(path.join(v.ws.dir, "b.txt"), "b");
+    await attach(v, protectedBranchGuard());
+    expect((await v.session.run("commit")).status).toBe("completed");
+  });
+});
