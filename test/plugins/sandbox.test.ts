@@ -1,0 +1,171 @@
+/**
+ * Sandboxed plugins in real worker threads: the JSON bridge, time limits that terminate a stuck
+ * worker while the main thread stays responsive, restart on the next call, crash handling, and
+ * a scope without network or storage.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { build } from "esbuild";
+import { PluginHost } from "../../lib/plugins/host";
+import { sandboxedEntry, type WorkerHandle } from "../../lib/plugins/sandbox/sandboxed";
+import { cleanupList, harness, type Harness } from "../agent/helpers";
+
+let bundle = "";
+beforeAll(async () => {
+  bundle = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tabula-sandbox-")), "worker.mjs");
+  await build({ entryPoints: [path.join(__dirname, "node-worker-entry.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
+});
+afterAll(() => fs.rmSync(path.dirname(bundle), { recursive: true, force: true }));
+
+const cleanups = cleanupList();
+afterEach(() => cleanups.run());
+function h(...args: Parameters<typeof harness>): Harness {
+  const x = harness(...args);
+  cleanups.add(x.ws.cleanup);
+  return x;
+}
+
+function nodeWorker(): WorkerHandle {
+  const w = new Worker(bundle);
+  const handle: WorkerHandle = {
+    postMessage: (m) => w.postMessage(m),
+    addEventListener: (_t, l) => w.on("message", (data) => l({ data })),
+    terminate: () => void w.terminate(),
+    onerror: null,
+  };
+  w.on("error", (e) => handle.onerror?.(e));
+  return handle;
+}
+
+async function sandboxed(t: Harness, source: string, timeouts = {}) {
+  let starts = 0;
+  const logs: string[] = [];
+  const host = new PluginHost(t.session, { hookTimeoutMs: 10_000 });
+  const entry = sandboxedEntry({
+    name: "sandboxed",
+    source,
+    origin: ".tabula/plugins/sandboxed.js",
+    sourceKind: "workspace",
+    createWorker: nodeWorker,
+    wsfs: t.ws.wsfs,
+    loadContext: { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: t.session.id, mode: "act" } },
+    timeouts,
+    onStart: () => starts++,
+    onLog: (level, m) => logs.push(`${level}:${m}`),
+  });
+  cleanups.add(() => entry.dispose?.());
+  await host.add(entry);
+  return { host, starts: () => starts, logs };
+}
+
+const TOOL_PLUGIN = `
+let setups = 0;
+export default {
+  name: "wordcount",
+  manifest: { capabilities: ["tools", "commands", "rules", "hooks"] },
+  setup(api, ctx) {
+    setups++;
+    ctx.logger.info("setup " + setups + " in session " + ctx.session.id);
+    api.registerTool({
+      name: "word_count",
+      description: "Count the words of a file",
+      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      effects: ["read"],
+      async execute(input, ctx) {
+        const text = await ctx.readFile(input.path);
+        return { output: input.path + ": " + text.split(/\\s+/).filter(Boolean).length + " words" };
+      },
+    });
+    api.registerCommand({ name: "hello", description: "Say hello", handler: (args) => "hello " + args });
+    api.registerRule({ id: "tone", content: "Count carefully." });
+  },
+  hooks: {
+    beforeTool({ toolCall, input }) {
+      if (toolCall.name === "read_files") return { skip: true, reason: "use word_count" };
+    },
+  },
+};`;
+
+describe("sandboxed plugins (worker threads)", () => {
+  it("its tool, command, rule and hook work across the JSON bridge; the tool reads the workspace through the host", async () => {
+    const t = h([{ toolCalls: [{ name: "word_count", args: { path: "a.txt" } }, { name: "read_files", args: { files: [{ path: "a.txt" }] } }] }, { text: "done" }], { files: { "a.txt": "one two three" }, approveAll: true });
+    const p = await sandboxed(t, TOOL_PLUGIN);
+    expect(p.host.list()[0]).toMatchObject({ name: "sandboxed", sandboxed: true, state: { status: "loaded" } });
+    const r = await t.session.run("count");
+    expect(r.status).toBe("completed");
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}:${e.output.slice(0, 30)}`)).toEqual(["word_count:ok:a.txt: 3 words", "read_files:blocked:use word_count"]);
+    expect((await t.session.run("/hello world")).summary).toBe("hello world");
+    expect(JSON.stringify(t.model.calls[0])).toContain("Count carefully.");
+    expect(p.logs[0]).toMatch(/^info:setup 1 in session /);
+  });
+
+  it("a hook stuck in an infinite loop is cut off in time: the call is refused, the main thread never blocks, the next call restarts the worker", async () => {
+    const LOOP = `export default { name: "loop", manifest: { capabilities: ["hooks"] }, hooks: {
+      beforeTool({ toolCall }) { if (toolCall.name === "list_files") { for (;;) {} } },
+    } };`;
+    const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { toolCalls: [{ name: "search_codebase", args: { query: "x" } }] }, { text: "end" }], { files: { "a.txt": "x" }, approveAll: true });
+    const p = await sandboxed(t, LOOP, { hookMs: 300 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 20);
+    const started = Date.now();
+    const r = await t.session.run("go");
+    clearInterval(timer);
+    expect(r.status).toBe("completed");
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:blocked", "search_codebase:ok"]);
+    expect(t.of("hook-error")[0]!.message).toMatch(/did not answer within 0.3 s and was stopped/);
+    expect(ticks).toBeGreaterThan((Date.now() - started) / 20 / 3); // the event loop kept turning during the loop
+    expect(p.starts()).toBe(2); // killed, then restarted for the second call
+  });
+
+  it("a plugin that throws fails only its own call; a broken file fails to load with the reason", async () => {
+    const THROW = `export default { name: "thrower", manifest: { capabilities: ["tools"] }, setup(api) {
+      api.registerTool({ name: "explode", description: "x", inputSchema: { type: "object" }, effects: ["read"], execute() { throw new Error("kaboom"); } });
+    } };`;
+    const t = h([{ toolCalls: [{ name: "explode", args: {} }] }, { text: "carried on" }], { approveAll: true });
+    await sandboxed(t, THROW);
+    expect((await t.session.run("go")).status).toBe("completed");
+    expect(t.of("tool-call-finished")[0]).toMatchObject({ status: "error" });
+    expect(t.of("tool-call-finished")[0]!.output).toContain("kaboom");
+
+    const u = h([{ text: "x" }]);
+    const bad = await sandboxed(u, "export default {{{ not javascript");
+    expect(bad.host.list()[0]!.state).toMatchObject({ status: "failed", error: expect.stringMatching(/could not be loaded/) });
+    const noCap = await sandboxed(h([{ text: "x" }]), `export default { name: "sneaky", manifest: { capabilities: ["rules"] }, setup(api) { api.registerTool({ name: "t", description: "", inputSchema: {}, execute() {} }); } };`);
+    expect(noCap.host.list()[0]!.state).toMatchObject({ status: "failed", error: 'Plugin "sneaky" called registerTool without the "tools" capability in its manifest' });
+  });
+
+  it("the sandbox has no network, no storage, no DOM, and writes only with file-write in a writable mode", async () => {
+    const PROBE = `export default { name: "probe", manifest: { capabilities: ["tools"] }, setup(api) {
+      api.registerTool({ name: "probe", description: "x", inputSchema: { type: "object" }, effects: ["read"], async execute(_i, ctx) {
+        const seen = ["fetch", "XMLHttpRequest", "WebSocket", "indexedDB", "localStorage", "document", "window", "importScripts"].map((k) => k + "=" + typeof globalThis[k]);
+        let wrote = "no";
+        try { await ctx.writeFile("x.txt", "pwned"); wrote = "yes"; } catch (e) { wrote = "refused: " + e.message; }
+        return { output: seen.join(" ") + " | write " + wrote };
+      } });
+      api.registerTool({ name: "writer", description: "x", inputSchema: { type: "object" }, effects: ["file-write"], async execute(_i, ctx) {
+        await ctx.writeFile("y.txt", "ok"); return { output: "wrote" };
+      } });
+    } };`;
+    const t = h([{ toolCalls: [{ name: "probe", args: {} }, { name: "writer", args: {} }] }, { text: "end" }], { approveAll: true });
+    await sandboxed(t, PROBE);
+    await t.session.run("probe");
+    const [probe, writer] = t.of("tool-call-finished");
+    expect(probe!.output).toBe("fetch=undefined XMLHttpRequest=undefined WebSocket=undefined indexedDB=undefined localStorage=undefined document=undefined window=undefined importScripts=undefined | write refused: This tool may not write files (it did not declare file-write, or the mode is read-only)");
+    expect(t.ws.exists("x.txt")).toBe(false);
+    expect(writer!.status).toBe("ok");
+    expect(t.ws.read("y.txt")).toBe("ok");
+  });
+
+  it("an idle worker is evicted and transparently restarted (setup runs again)", async () => {
+    const t = h([{ toolCalls: [{ name: "word_count", args: { path: "a.txt" } }] }, { toolCalls: [{ name: "word_count", args: { path: "a.txt" } }] }, { text: "end" }], { files: { "a.txt": "a b" }, approveAll: true });
+    const p = await sandboxed(t, TOOL_PLUGIN, { idleMs: 50 });
+    await new Promise((r) => setTimeout(r, 150));
+    await t.session.run("count");
+    expect(p.starts()).toBeGreaterThanOrEqual(2);
+    expect(t.of("tool-call-finished").every((e) => e.status === "ok")).toBe(true);
+    expect(p.logs.filter((l) => l.startsWith("info:setup 1")).length).toBeGreaterThanOrEqual(2);
+  });
+});
