@@ -402,6 +402,12 @@ export class AgentSession {
   }
 
   /** Stop the current run at once: the stream is aborted, a running command is cancelled. */
+  /** The UI is leaving this session: stop a run, and tell hooks (plugins' SessionShutdown). */
+  close(): void {
+    if (this.running) this.stop();
+    this.emit({ type: "session-closed" });
+  }
+
   stop(): void {
     this.active?.controller.abort();
   }

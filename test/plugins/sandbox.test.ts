@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { build } from "esbuild";
 import { PluginHost } from "../../lib/plugins/host";
 import { sandboxedEntry, type WorkerHandle } from "../../lib/plugins/sandbox/sandboxed";
+import { fileHookEvent, fileHooksPluginSource } from "../../lib/plugins/file-hooks";
 import { cleanupList, harness, type Harness } from "../agent/helpers";
 
 let bundle = "";
@@ -167,5 +168,26 @@ describe("sandboxed plugins (worker threads)", () => {
     expect(p.starts()).toBeGreaterThanOrEqual(2);
     expect(t.of("tool-call-finished").every((e) => e.status === "ok")).toBe(true);
     expect(p.logs.filter((l) => l.startsWith("info:setup 1")).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("file hooks: PreToolUse blocks a tool, UserPromptSubmit can stop a run, SessionShutdown hears the close", async () => {
+    expect(["PreToolUse.js", "TaskStart.mjs", "Other.js", "PreToolUse.ts", "pretooluse.js"].map(fileHookEvent)).toEqual(["PreToolUse", "TaskStart", undefined, undefined, undefined]);
+    const source = fileHooksPluginSource({
+      PreToolUse: `export default function (p) { if (p.tool === "run_commands" && JSON.stringify(p.input).includes("rm ")) return { cancel: true, reason: "hooks say: no rm (" + p.hookName + ")" }; }`,
+      UserPromptSubmit: `export default function (p) { if (p.prompt.includes("forbidden")) return { cancel: true, errorMessage: "that prompt is not allowed" }; }`,
+      SessionShutdown: `export default function (p) { return { seen: p.sessionId }; }`,
+    });
+    const t = h([{ toolCalls: [{ name: "run_commands", args: { commands: ["rm -rf src"] } }, { name: "list_files", args: {} }] }, { text: "ok" }], { approveAll: true, files: { "src/a.txt": "a" } });
+    const p = await sandboxed(t, source);
+    expect(p.host.list()[0]!.state).toEqual({ status: "loaded" });
+    expect((await t.session.run("clean up")).status).toBe("completed");
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["run_commands:blocked", "list_files:ok"]);
+    expect(t.of("tool-call-finished")[0]!.output).toBe("hooks say: no rm (PreToolUse)");
+    const r = await t.session.run("do the forbidden thing");
+    expect(r.status).toBe("aborted");
+    expect(r.reason).toBe("that prompt is not allowed");
+    t.session.close();
+    await new Promise((r2) => setTimeout(r2, 200));
+    expect(t.of("hook-error")).toEqual([]);
   });
 });
