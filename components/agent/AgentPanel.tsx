@@ -20,6 +20,8 @@ import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
 import { TimelinePreview } from "@/components/timeline/TimelinePreview";
 import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
 import { ShareDialog } from "@/components/share/ShareDialog";
+import { usePlugins } from "@/components/plugins/usePlugins";
+import { PluginsPanel } from "@/components/plugins/PluginsPanel";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -52,6 +54,8 @@ export default function AgentPanel(props: {
   const [timelineError, setTimelineError] = useState<string>();
   const [exporting, setExporting] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
+  const [pluginsOpen, setPluginsOpen] = useState(false);
+  const plugins = usePlugins(props.ws, session, agent.settings);
   const tl = useTimeline(props.ws, session, agent.version);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
@@ -91,6 +95,9 @@ export default function AgentPanel(props: {
         <strong className="agent-title" title={session.title}>{session.title || "New session"}</strong>
         <span className="spacer" />
 
+        <button onClick={() => setPluginsOpen(!pluginsOpen)} aria-pressed={pluginsOpen} title="Plugins: tools, hooks, commands">
+          Plugins
+        </button>
         <button onClick={() => setHistoryOpen(!historyOpen)} aria-pressed={historyOpen} title="Sessions of this workspace">
           History
         </button>
@@ -195,7 +202,16 @@ export default function AgentPanel(props: {
           onPin={tl.tick.kind === "save" ? (pinned) => tl.pin(tl.tick!.ref, pinned) : undefined}
         />
       )}
-      {allCheckpointsOpen ? (
+      {pluginsOpen ? (
+        <PluginsPanel
+          statuses={plugins.statuses}
+          logs={plugins.logs}
+          onToggle={(name, on) => void plugins.setEnabled(name, on)}
+          onInstall={(f) => void plugins.install(f)}
+          onUninstall={plugins.uninstall}
+          onReload={plugins.reload}
+        />
+      ) : allCheckpointsOpen ? (
         <WorkspaceHistory
           ws={checkpointWs}
           sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.title }])}

@@ -137,6 +137,7 @@ export function useAgent(ws: WorkspaceState) {
       setVersion((v) => v + 1);
     });
     return () => {
+      session.close(); // tells plugins' SessionShutdown hooks
       off();
       void autosave.flush();
       autosave.detach();

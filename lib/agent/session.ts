@@ -402,9 +402,8 @@ export class AgentSession {
   }
 
   /** Stop the current run at once: the stream is aborted, a running command is cancelled. */
-  /** The UI is leaving this session: stop a run, and tell hooks (plugins' SessionShutdown). */
+  /** The UI is leaving this session: tell hooks (plugins' SessionShutdown). A run, if any, is stopped by whoever switches. */
   close(): void {
-    if (this.running) this.stop();
     this.emit({ type: "session-closed" });
   }
 

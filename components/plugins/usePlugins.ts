@@ -1,0 +1,137 @@
+"use client";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { AgentSession } from "@/lib/agent";
+import type { ProviderSettingsStore } from "@/lib/providers";
+import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import { PluginHost, type PluginEntry, type PluginStatus } from "@/lib/plugins/host";
+import { validatePlugin } from "@/lib/plugins/manifest";
+import { setupInProcess } from "@/lib/plugins/load";
+import { builtinPlugins } from "@/lib/plugins/builtin";
+import { discoverWorkspacePlugins, compileTypeScript, PLUGINS_DIR, HOOKS_DIR } from "@/lib/plugins/discover";
+import { sandboxedEntry, type WorkerHandle } from "@/lib/plugins/sandbox/sandboxed";
+import { PluginSwitches, UserPluginStore } from "@/lib/plugins/user-plugins";
+import type { PluginContext, PluginSource } from "@/lib/plugins/types";
+
+function createPluginWorker(): WorkerHandle {
+  return new Worker(new URL("../../lib/plugins/sandbox/worker.ts", import.meta.url), { type: "module", name: "tabula-plugin" }) as unknown as WorkerHandle;
+}
+
+/**
+ * The plugins of the open session: built-in ones in-process, workspace (.tabula/plugins,
+ * .tabula/hooks) and user-installed ones each in its own worker. Reloaded when files under
+ * .tabula/ change; switches are remembered per workspace.
+ */
+export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined, settings: ProviderSettingsStore) {
+  const [statuses, setStatuses] = useState<PluginStatus[]>([]);
+  const [logs, setLogs] = useState<string[]>([]);
+  const [reloadNonce, setReloadNonce] = useState(0);
+  const hostRef = useRef<PluginHost | undefined>(undefined);
+  const switches = useMemo(() => new PluginSwitches(localStorage, ws.meta.id), [ws.meta.id]);
+  const users = useMemo(() => new UserPluginStore(localStorage), []);
+  const model = useRef<{ provider?: string; modelId?: string }>(undefined);
+  const branch = ws.branch;
+
+  useEffect(() => {
+    if (!session) return;
+    void settings.choiceFor(session.mode).then((c) => (model.current = { provider: c.providerId, modelId: c.modelId }));
+  }, [session, session?.mode, settings]);
+
+  useEffect(() => {
+    if (!session) return;
+    const host = new PluginHost(session, { currentModel: () => model.current });
+    hostRef.current = host;
+    const off = host.onChange(() => setStatuses(host.list()));
+    const on = switches.all();
+    const log = (name: string) => (level: string, message: string) => setLogs((l) => [...l.slice(-199), `[${name}] ${level}: ${message}`]);
+    const ctx: PluginContext = {
+      workspaceInfo: { rootPath: ws.wsfs.dir, branch, remotes: [] },
+      session: { id: session.id, mode: session.mode },
+      logger: { info: (m) => log("built-in")("info", m), warn: (m) => log("built-in")("warn", m), error: (m) => log("built-in")("error", m) },
+      workspace: { fs: ws.wsfs.fs, dir: ws.wsfs.dir },
+    };
+    const sandboxed = (id: string, origin: string, source: string, kind: PluginSource): PluginEntry => ({
+      ...sandboxedEntry({
+        name: id,
+        source,
+        origin,
+        sourceKind: kind,
+        createWorker: createPluginWorker,
+        wsfs: ws.wsfs,
+        loadContext: { workspaceInfo: ctx.workspaceInfo, session: ctx.session },
+        onLog: log(id),
+      }),
+    });
+    const failing = (id: string, origin: string, error: string, kind: PluginSource): PluginEntry => ({ name: id, source: kind, origin, sandboxed: true, load: () => Promise.reject(new Error(error)) });
+    let cancelled = false;
+    (async () => {
+      for (const b of builtinPlugins()) {
+        const id = `built-in:${b.plugin.name}`;
+        await host.add(
+          { name: id, source: "built-in", origin: b.description, sandboxed: false, load: async () => { const p = validatePlugin(b.plugin); return { manifest: p.manifest, contributions: await setupInProcess(p, ctx) }; } },
+          on[id] ?? b.enabledByDefault,
+        );
+      }
+      for (const d of await discoverWorkspacePlugins(ws.wsfs)) {
+        if (cancelled) return;
+        await host.add(d.error || !d.source ? failing(d.id, d.origin, d.error ?? "No source", "workspace") : sandboxed(d.id, d.origin, d.source, "workspace"), on[d.id] ?? true);
+      }
+      for (const u of users.list()) {
+        if (cancelled) return;
+        try {
+          const source = u.fileName.endsWith(".ts") ? await compileTypeScript(u.source, u.fileName) : u.source;
+          await host.add(sandboxed(u.id, `installed: ${u.fileName}`, source, "user"), on[u.id] ?? true);
+        } catch (e) {
+          await host.add(failing(u.id, `installed: ${u.fileName}`, (e as Error).message, "user"));
+        }
+      }
+    })();
+    return () => {
+      cancelled = true;
+      off();
+      host.dispose();
+      hostRef.current = undefined;
+    };
+  }, [session, ws.wsfs, reloadNonce, switches, users]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A plugin or hook file changed: load them again.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = ws.wsfs.journal.subscribe((e) => {
+      const paths = e.from ? [e.from, e.path] : [e.path];
+      if (!paths.some((p) => p.startsWith(PLUGINS_DIR) || p.startsWith(HOOKS_DIR) || p === ".tabula")) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => setReloadNonce((n) => n + 1), 300);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [ws.wsfs]);
+
+  const setEnabled = useCallback(
+    async (name: string, enabled: boolean) => {
+      switches.set(name, enabled);
+      if (enabled) await hostRef.current?.enable(name);
+      else hostRef.current?.disable(name);
+    },
+    [switches],
+  );
+
+  const install = useCallback(
+    async (file: File) => {
+      users.install(file.name, await file.text());
+      setReloadNonce((n) => n + 1);
+    },
+    [users],
+  );
+
+  const uninstall = useCallback(
+    (id: string) => {
+      users.remove(id);
+      setReloadNonce((n) => n + 1);
+    },
+    [users],
+  );
+
+  return { statuses, logs, setEnabled, install, uninstall, reload: () => setReloadNonce((n) => n + 1) };
+}
