@@ -1,0 +1,133 @@
+import { test, expect, createWorkspace, treeItem } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
+import { ask, useMockModel } from "./helpers/agent-ui";
+
+let server: MockModelServer;
+test.beforeAll(async () => {
+  server = await startMockModelServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
+test.beforeEach(() => server.reset());
+
+/** Create a file from the explorer and put `text` in it, then save (as a person pasting code). */
+async function newFile(page: Page, path: string, text: string) {
+  await treeItem(page, "README.md").click(); // new files go next to the selection: start from the root
+  await page.getByRole("button", { name: "New file" }).click();
+  await page.getByLabel("New file name").fill(path);
+  await page.getByLabel("New file name").press("Enter");
+  const tab = page.getByRole("tab", { name: new RegExp(path.split("/").pop()!.replace(/\./g, "\\.")) });
+  await expect(tab).toBeVisible();
+  await page.getByTestId("code-editor").locator(".view-lines").click();
+  // One line, typed key by key: Monaco's auto-closing brackets and quotes are overtyped as a
+  // person's typing would overtype them (a newline between brackets would not be).
+  expect(text).not.toContain("\n");
+  await page.keyboard.type(text);
+  await page.keyboard.press("Control+s");
+  await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
+}
+
+async function autoApprove(page: Page) {
+  await page.getByRole("button", { name: "⚙" }).click();
+  const settings = page.getByRole("group", { name: "Session settings" });
+  await settings.getByLabel("edits").check();
+  await settings.getByLabel("commands").check();
+  await page.getByRole("button", { name: "⚙" }).click();
+}
+
+const SHOUT = [
+  'export default { name: "shout", manifest: { capabilities: ["tools"] }, setup(api, ctx) { ctx.logger.info("ready"); api.registerTool({ name: "shout", description: "Say it louder",',
+  ' inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, effects: ["read"],',
+  ' async execute(input) { const probe = ["document", "localStorage", "indexedDB", "fetch"].map((k) => k + "=" + typeof globalThis[k]).join(" "); return { output: input.text.toUpperCase() + " | " + probe }; } }); } };',
+].join("");
+
+test("a plugin dropped into .tabula/plugins appears in the Plugins view, sandboxed, and the model calls its tool", async ({ page }) => {
+  await createWorkspace(page, "Plugins");
+  await useMockModel(page, server.url);
+  await newFile(page, ".tabula/plugins/shout.js", SHOUT);
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  const row = page.locator('[data-plugin="workspace:shout"]');
+  await expect(row).toHaveAttribute("data-state", "loaded");
+  await expect(row).toContainText("sandboxed");
+  await expect(row).toContainText("capabilities: tools");
+  await expect(page.locator('[data-plugin="built-in:env-blocker"]')).toHaveAttribute("data-state", "loaded");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+
+  server.setScript([{ toolCalls: [{ name: "shout", args: { text: "hello plugins" } }] }, { text: "Shouted." }]);
+  await ask(page, "shout it");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Shouted.");
+  await page.locator('[data-tool="shout"]').click();
+  // The plugin's tool ran in its worker: no page, no storage (keys live in localStorage), no network.
+  await expect(page.locator('[data-tool="shout"]')).toContainText("HELLO PLUGINS | document=undefined localStorage=undefined indexedDB=undefined fetch=undefined");
+  expect((server.requests[0].body as { tools?: { name: string }[] }).tools?.map((t) => t.name)).toContain("shout");
+
+  // Disable it: the next request no longer offers the tool.
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await page.getByLabel("Enable workspace:shout").uncheck();
+  await expect(row).toHaveAttribute("data-state", "disabled");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  server.setScript([{ text: "No tool." }]);
+  await ask(page, "again");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("No tool.");
+  const offered = (server.requests.at(-1)!.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
+  expect(offered).toContain("read_files");
+  expect(offered).not.toContain("shout");
+});
+
+test("env-blocker refuses cat .env and read_files .env, while .env.example reads fine", async ({ page }) => {
+  await createWorkspace(page, "Env");
+  await useMockModel(page, server.url);
+  await autoApprove(page);
+  await newFile(page, ".env", "API_TOKEN=super-secret-value");
+  await newFile(page, ".env.example", "API_TOKEN=");
+  server.setScript([
+    { toolCalls: [{ name: "read_files", args: { files: [{ path: ".env" }] } }] },
+    { toolCalls: [{ name: "run_commands", args: { commands: ["cat .env"] } }] },
+    { toolCalls: [{ name: "read_files", args: { files: [{ path: ".env.example" }] } }] },
+    { text: "Checked the env." },
+  ]);
+  await ask(page, "what is in the env?");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Checked the env.");
+  const rows = page.locator("[data-tool]");
+  await expect(rows.nth(0)).toHaveAttribute("data-status", "blocked");
+  await expect(rows.nth(1)).toHaveAttribute("data-status", "blocked");
+  await expect(rows.nth(2)).toHaveAttribute("data-status", "ok");
+  await rows.nth(0).click();
+  await expect(rows.nth(0)).toContainText("env-blocker");
+  expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain("super-secret-value");
+  expect(JSON.stringify(server.requests[3].body)).toContain("API_TOKEN=");
+});
+
+test("a file hook on PreToolUse blocks a tool; a plugin stuck in a loop is cut off and the tab stays responsive", async ({ page }) => {
+  await createWorkspace(page, "Hooks");
+  await useMockModel(page, server.url);
+  await newFile(page, ".tabula/hooks/PreToolUse.js", `export default function (p) { if (p.tool === "list_files") return { cancel: true, reason: "Listing is off in this repo, says " + p.hookName }; }`);
+  await newFile(page, ".tabula/plugins/spin.js", `export default { name: "spin", manifest: { capabilities: ["hooks"] }, hooks: { beforeTool({ toolCall }) { if (toolCall.name === "search_codebase") { for (;;) {} } } } };`);
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await expect(page.locator('[data-plugin="workspace:file-hooks"]')).toHaveAttribute("data-state", "loaded");
+  await expect(page.locator('[data-plugin="workspace:spin"]')).toHaveAttribute("data-state", "loaded");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+
+  server.setScript([
+    { toolCalls: [{ name: "list_files", args: {} }] },
+    { toolCalls: [{ name: "search_codebase", args: { query: "greet" } }] },
+    { toolCalls: [{ name: "read_files", args: { files: [{ path: "README.md" }] } }] },
+    { text: "All done." },
+  ]);
+  await ask(page, "look around");
+  const rows = page.locator("[data-tool]");
+  await expect(rows.nth(0)).toHaveAttribute("data-status", "blocked");
+  await rows.nth(0).click();
+  await expect(rows.nth(0)).toContainText("Listing is off in this repo, says PreToolUse");
+  // While the plugin spins (up to 3 s), the page still answers: type in the composer.
+  const box = page.getByLabel("Message the agent");
+  await box.fill("still responsive");
+  await expect(box).toHaveValue("still responsive");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("All done.", { timeout: 20_000 });
+  await expect(rows.nth(1)).toHaveAttribute("data-status", "blocked");
+  await expect(rows.nth(2)).toHaveAttribute("data-status", "ok");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("spin");
+  await expect(treeItem(page, ".tabula")).toBeVisible();
+});
