@@ -207,6 +207,7 @@ export default function AgentPanel(props: {
           statuses={plugins.statuses}
           logs={plugins.logs}
           onToggle={(name, on) => void plugins.setEnabled(name, on)}
+          onTrust={plugins.setTrusted}
           onInstall={(f) => void plugins.install(f)}
           onUninstall={plugins.uninstall}
           onReload={plugins.reload}

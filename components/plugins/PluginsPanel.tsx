@@ -7,6 +7,7 @@ export function PluginsPanel(props: {
   statuses: PluginStatus[];
   logs: string[];
   onToggle: (name: string, enabled: boolean) => void;
+  onTrust: (name: string, trusted: boolean) => void;
   onInstall: (file: File) => void;
   onUninstall: (name: string) => void;
   onReload: () => void;
@@ -47,6 +48,11 @@ export function PluginsPanel(props: {
                 {p.sandboxed ? " · sandboxed" : " · in-process"}
               </span>
               <span className="spacer" />
+              {p.source !== "built-in" && (
+                <label className="muted" title="Run it in the page: no time limits, full access to the page and your keys. Only for code you trust.">
+                  <input type="checkbox" aria-label={`Trust ${p.name}`} checked={!p.sandboxed} onChange={(e) => props.onTrust(p.name, e.target.checked)} /> trusted
+                </label>
+              )}
               {p.source === "user" && (
                 <button className="link" onClick={() => props.onUninstall(p.name)}>
                   Uninstall

@@ -11,6 +11,8 @@ import { discoverWorkspacePlugins, compileTypeScript, PLUGINS_DIR, HOOKS_DIR } f
 import { sandboxedEntry, type WorkerHandle } from "@/lib/plugins/sandbox/sandboxed";
 import { PluginSwitches, UserPluginStore } from "@/lib/plugins/user-plugins";
 import type { PluginContext, PluginSource } from "@/lib/plugins/types";
+import { inProcessEntry } from "@/lib/plugins/in-process";
+import { readWorkspaceInfo } from "@/lib/plugins/workspace-info";
 
 function createPluginWorker(): WorkerHandle {
   return new Worker(new URL("../../lib/plugins/sandbox/worker.ts", import.meta.url), { type: "module", name: "tabula-plugin" }) as unknown as WorkerHandle;
@@ -44,26 +46,33 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     const on = switches.all();
     const log = (name: string) => (level: string, message: string) => setLogs((l) => [...l.slice(-199), `[${name}] ${level}: ${message}`]);
     const ctx: PluginContext = {
-      workspaceInfo: { rootPath: ws.wsfs.dir, branch, remotes: [] },
+      workspaceInfo: { rootPath: ws.wsfs.dir, branch, remotes: [] }, // replaced by the real one below before any plugin loads
       session: { id: session.id, mode: session.mode },
       logger: { info: (m) => log("built-in")("info", m), warn: (m) => log("built-in")("warn", m), error: (m) => log("built-in")("error", m) },
       workspace: { fs: ws.wsfs.fs, dir: ws.wsfs.dir },
     };
-    const sandboxed = (id: string, origin: string, source: string, kind: PluginSource): PluginEntry => ({
-      ...sandboxedEntry({
-        name: id,
-        source,
-        origin,
-        sourceKind: kind,
-        createWorker: createPluginWorker,
-        wsfs: ws.wsfs,
-        loadContext: { workspaceInfo: ctx.workspaceInfo, session: ctx.session },
-        onLog: log(id),
-      }),
-    });
+    const pluginLogger = (id: string) => ({ info: (m: string) => log(id)("info", m), warn: (m: string) => log(id)("warn", m), error: (m: string) => log(id)("error", m) });
+    // Sandboxed in a worker, unless the user marked the plugin trusted (then in the page).
+    const entryFor = (id: string, origin: string, source: string, kind: PluginSource): PluginEntry =>
+      on[`trusted:${id}`]
+        ? inProcessEntry({ name: id, origin, source, sourceKind: kind, ctx: { ...ctx, logger: pluginLogger(id) } })
+        : sandboxedEntry({
+            name: id,
+            source,
+            origin,
+            sourceKind: kind,
+            createWorker: createPluginWorker,
+            wsfs: ws.wsfs,
+            // Read when the worker (re)starts, so it carries the workspace info loaded below.
+            get loadContext() {
+              return { workspaceInfo: ctx.workspaceInfo, session: ctx.session };
+            },
+            onLog: log(id),
+          });
     const failing = (id: string, origin: string, error: string, kind: PluginSource): PluginEntry => ({ name: id, source: kind, origin, sandboxed: true, load: () => Promise.reject(new Error(error)) });
     let cancelled = false;
     (async () => {
+      ctx.workspaceInfo = await readWorkspaceInfo({ fs: ws.wsfs.fs, dir: ws.wsfs.dir });
       for (const b of builtinPlugins()) {
         const id = `built-in:${b.plugin.name}`;
         await host.add(
@@ -73,13 +82,13 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
       }
       for (const d of await discoverWorkspacePlugins(ws.wsfs)) {
         if (cancelled) return;
-        await host.add(d.error || !d.source ? failing(d.id, d.origin, d.error ?? "No source", "workspace") : sandboxed(d.id, d.origin, d.source, "workspace"), on[d.id] ?? true);
+        await host.add(d.error || !d.source ? failing(d.id, d.origin, d.error ?? "No source", "workspace") : entryFor(d.id, d.origin, d.source, "workspace"), on[d.id] ?? true);
       }
       for (const u of users.list()) {
         if (cancelled) return;
         try {
           const source = u.fileName.endsWith(".ts") ? await compileTypeScript(u.source, u.fileName) : u.source;
-          await host.add(sandboxed(u.id, `installed: ${u.fileName}`, source, "user"), on[u.id] ?? true);
+          await host.add(entryFor(u.id, `installed: ${u.fileName}`, source, "user"), on[u.id] ?? true);
         } catch (e) {
           await host.add(failing(u.id, `installed: ${u.fileName}`, (e as Error).message, "user"));
         }
@@ -117,6 +126,15 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     [switches],
   );
 
+  /** Opt in (or out) of running a workspace or user plugin in the page instead of its sandbox. */
+  const setTrusted = useCallback(
+    (name: string, trusted: boolean) => {
+      switches.set(`trusted:${name}`, trusted);
+      setReloadNonce((n) => n + 1);
+    },
+    [switches],
+  );
+
   const install = useCallback(
     async (file: File) => {
       users.install(file.name, await file.text());
@@ -133,5 +151,5 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     [users],
   );
 
-  return { statuses, logs, setEnabled, install, uninstall, reload: () => setReloadNonce((n) => n + 1) };
+  return { statuses, logs, setEnabled, setTrusted, install, uninstall, reload: () => setReloadNonce((n) => n + 1) };
 }

@@ -112,3 +112,28 @@ describe("protected-branch-guard", () => {
     expect((await v.session.run("commit")).status).toBe("completed");
   });
 });
+
+describe("custom-compaction", () => {
+  it("keeps the first prompt and the recent window, summarising the middle (roles, tools, files, highlights)", async () => {
+    const { customCompactionBuilder } = await import("../../lib/plugins/builtin/custom-compaction");
+    const msgs: import("../../lib/agent/messages").AgentMessage[] = [{ id: "u0", role: "user", kind: "prompt", createdAt: 0, run: 1, content: [{ type: "text", text: "the original task" }] }];
+    for (let i = 1; i <= 20; i++) {
+      msgs.push({ id: `a${i}`, role: "assistant", createdAt: i, run: 1, content: [{ type: "text", text: `step ${i} ` + "x".repeat(400) }, { type: "tool-call", toolCallId: `c${i}`, toolName: i % 2 ? "read_files" : "editor", input: i % 2 ? { files: [{ path: `f${i}.ts` }] } : { command: "create", path: `g${i}.ts`, file_text: "" } }] });
+      msgs.push({ id: `t${i}`, role: "tool", createdAt: i, run: 1, content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "x", output: { type: "text", value: "ok" } }] } as never);
+    }
+    const b = customCompactionBuilder({ maxInputTokens: 500, recentMessages: 5 });
+    const ctx = { sessionId: "s", modelId: "m", contextWindow: 100_000, system: "", compaction: undefined, setCompaction() {} } as never;
+    const out = await b.build(msgs, ctx);
+    expect(out[0]!.id).toBe("u0");
+    expect(out[1]!.kind).toBe("summary");
+    const summary = (out[1]!.content[0] as { text: string }).text;
+    expect(summary).toMatch(/summarised by custom-compaction: 36 messages \(0 from the user, 18 from the assistant, 18 tool results\)/);
+    expect(summary).toContain("read_files ×9, editor ×9");
+    expect(summary).toContain("f1.ts");
+    expect(summary).toContain("- step 18 ");
+    expect(out[2]!.role).not.toBe("tool"); // the window opens on a call, not on an orphan result
+    expect(out.slice(2).map((m) => m.id)).toEqual(["a19", "t19", "a20", "t20"]);
+    // Under budget: untouched.
+    expect(await customCompactionBuilder({ maxInputTokens: 1e9 }).build(msgs, ctx)).toBe(msgs);
+  });
+});

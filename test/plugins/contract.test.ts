@@ -170,3 +170,21 @@ describe("plugins in a session", () => {
     expect(host.list().find((p) => p.name === "greeter")!.state).toEqual({ status: "disabled" });
   });
 });
+
+describe("trusted (in-process) workspace plugins", () => {
+  it("load from source in the page, with JSON Schema tools made into zod-validated tools", async () => {
+    const { inProcessEntry } = await import("../../lib/plugins/in-process");
+    const t = h([{ toolCalls: [{ name: "add", args: { a: 2, b: 3 } }, { name: "add", args: { a: "x" } }] }, { text: "ok" }], { approveAll: true });
+    const host = new PluginHost(t.session);
+    const source = `export default { name: "adder", manifest: { capabilities: ["tools"] }, setup(api) {
+      api.registerTool({ name: "add", description: "Add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, effects: ["read"], execute: async (i) => String(i.a + i.b) });
+    } };`;
+    await host.add(inProcessEntry({ name: "workspace:adder", origin: ".tabula/plugins/adder.js", source, sourceKind: "workspace", ctx }));
+    expect(host.list()[0]).toMatchObject({ sandboxed: false, state: { status: "loaded" } });
+    await t.session.run("add");
+    const [ok, bad] = t.of("tool-call-finished");
+    expect(ok).toMatchObject({ status: "ok", output: "5" });
+    expect(bad!.status).toBe("error");
+    expect(bad!.output).toMatch(/Invalid arguments for add/);
+  });
+});

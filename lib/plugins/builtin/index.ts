@@ -3,8 +3,9 @@ import type { Plugin } from "../types";
 import { envBlocker } from "./env-blocker";
 import { gitignoreGuard } from "./gitignore-guard";
 import { protectedBranchGuard } from "./protected-branch-guard";
+import { customCompaction } from "./custom-compaction";
 
-export { envBlocker, gitignoreGuard, protectedBranchGuard };
+export { envBlocker, gitignoreGuard, protectedBranchGuard, customCompaction };
 
 export type BuiltinPlugin = { plugin: Plugin; description: string; enabledByDefault: boolean };
 
@@ -14,5 +15,6 @@ export function builtinPlugins(): BuiltinPlugin[] {
     { plugin: envBlocker, description: "The agent never reads .env files (templates are fine).", enabledByDefault: true },
     { plugin: gitignoreGuard(), description: "The agent leaves paths ignored by .gitignore alone.", enabledByDefault: false },
     { plugin: protectedBranchGuard(), description: "Stops the run on git push, or on a commit to main/master.", enabledByDefault: true },
+    { plugin: customCompaction(), description: "Above 60% of the context window: keep the first prompt and the last 12 messages, summarise the middle.", enabledByDefault: false },
   ];
 }

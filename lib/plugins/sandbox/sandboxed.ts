@@ -88,6 +88,7 @@ export function sandboxedEntry(opts: SandboxOptions): PluginEntry {
       rpc = r;
       w.onerror = () => stop(`The plugin ${opts.name} crashed`);
       r.handle("host.log", ({ level, message }: { level: string; message: string }) => opts.onLog?.(String(level), String(message).slice(0, 2000)));
+      r.handle("host.telemetry", ({ name, value }: { name: string; value: number }) => opts.onLog?.("count", `${String(name)} +${Number(value)}`));
       r.handle("host.readFile", async ({ path }: { path: string }) => {
         if (!opts.wsfs) throw new Error("No workspace");
         return opts.wsfs.readText(String(path));
