@@ -47,7 +47,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     const log = (name: string) => (level: string, message: string) => setLogs((l) => [...l.slice(-199), `[${name}] ${level}: ${message}`]);
     const ctx: PluginContext = {
       workspaceInfo: { rootPath: ws.wsfs.dir, branch, remotes: [] }, // replaced by the real one below before any plugin loads
-      session: { id: session.id, mode: session.mode },
+      session: { id: session.id, mode: session.mode, steer: (text) => session.steer(text) },
       logger: { info: (m) => log("built-in")("info", m), warn: (m) => log("built-in")("warn", m), error: (m) => log("built-in")("error", m) },
       workspace: { fs: ws.wsfs.fs, dir: ws.wsfs.dir },
     };
@@ -65,9 +65,10 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
             wsfs: ws.wsfs,
             // Read when the worker (re)starts, so it carries the workspace info loaded below.
             get loadContext() {
-              return { workspaceInfo: ctx.workspaceInfo, session: ctx.session };
+              return { workspaceInfo: ctx.workspaceInfo, session: { id: ctx.session.id, mode: ctx.session.mode } };
             },
             onLog: log(id),
+            onSteer: (text) => session.steer(text),
           });
     const failing = (id: string, origin: string, error: string, kind: PluginSource): PluginEntry => ({ name: id, source: kind, origin, sandboxed: true, load: () => Promise.reject(new Error(error)) });
     let cancelled = false;

@@ -243,6 +243,8 @@ export class AgentSession {
   private readonly pendingApprovals = new Map<string, Pending<ApprovalAnswer>>();
   private readonly pendingQuestions = new Map<string, Pending<string>>();
   private readonly checkpointsInFlight = new Set<Promise<unknown>>();
+  /** Notes steered in during a run, added before the next model call. */
+  private pendingNotices: string[] = [];
   private active?: RunState;
   private commandRunning = false;
   private seq = 0;
@@ -402,6 +404,20 @@ export class AgentSession {
   }
 
   /** Stop the current run at once: the stream is aborted, a running command is cancelled. */
+  /**
+   * Steer a note into the conversation (a background task ended, …): the model reads it with its
+   * next request. During a run it waits for the next model call, so it never lands between a
+   * tool call and its result.
+   */
+  steer(text: string): void {
+    if (typeof text !== "string" || !text.trim()) return;
+    if (this.active) {
+      this.pendingNotices.push(text);
+      return;
+    }
+    this.addMessage({ id: localId("m"), role: "user", kind: "notice", content: [{ type: "text", text }], createdAt: this.now() });
+  }
+
   /** The UI is leaving this session: tell hooks (plugins' SessionShutdown). A run, if any, is stopped by whoever switches. */
   close(): void {
     this.emit({ type: "session-closed" });
@@ -767,6 +783,7 @@ export class AgentSession {
     const signal = state.controller.signal;
     for (;;) {
       if (signal.aborted) throw abortError();
+      for (const text of this.pendingNotices.splice(0)) this.addMessage({ id: localId("m"), role: "user", kind: "notice", content: [{ type: "text", text }], run: state.run, createdAt: this.now() });
       if (state.iteration >= maxSteps) return { status: "completed", reason: `Stopped after ${maxSteps} model calls (the step limit of a run). Send a message to continue.` };
 
       let handle: ModelHandle;

@@ -44,7 +44,8 @@ export interface PluginLogger {
 
 export interface PluginContext {
   workspaceInfo: WorkspaceInfo;
-  session: { id: string; mode: string };
+  /** `steer` adds a note the model reads with its next request (e.g. a background task ended). */
+  session: { id: string; mode: string; steer?(text: string): void };
   logger: PluginLogger;
   /** Local-only counters (never leave the browser); absent when the host offers none. */
   telemetry?: { count(name: string, value?: number): void };

@@ -63,7 +63,8 @@ export type FakeShell = {
   commands: { command: string; cwd?: string; aborted?: boolean; readOnly: boolean }[];
   /** Commands that hang until aborted. */
   hang: Set<string>;
-  responses: Map<string, { stdout?: string; stderr?: string; exitCode?: number }>;
+  /** A canned answer per command; a promise holds the command until it resolves. */
+  responses: Map<string, { stdout?: string; stderr?: string; exitCode?: number } | Promise<{ stdout?: string; stderr?: string; exitCode?: number }>>;
 };
 
 export function fakeShell(): { shell: (opts: { readOnly: boolean }) => Promise<ShellLike>; state: FakeShell } {
@@ -80,7 +81,7 @@ export function fakeShell(): { shell: (opts: { readOnly: boolean }) => Promise<S
         rec.aborted = true;
         return { stdout: "partial output\n", stderr: "^C\n", exitCode: 130 };
       }
-      const r = state.responses.get(command) ?? { stdout: `ran: ${command}\n` };
+      const r = (await state.responses.get(command)) ?? { stdout: `ran: ${command}\n` };
       return { stdout: r.stdout ?? "", stderr: r.stderr ?? "", exitCode: r.exitCode ?? 0 };
     },
   });

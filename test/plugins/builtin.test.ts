@@ -125,7 +125,7 @@ describe("custom-compaction", () => {
     const ctx = { sessionId: "s", modelId: "m", contextWindow: 100_000, system: "", compaction: undefined, setCompaction() {} } as never;
     const out = await b.build(msgs, ctx);
     expect(out[0]!.id).toBe("u0");
-    expect(out[1]!.kind).toBe("summary");
+    expect(out[1]).toMatchObject({ role: "user", kind: "summary" });
     const summary = (out[1]!.content[0] as { text: string }).text;
     expect(summary).toMatch(/summarised by custom-compaction: 36 messages \(0 from the user, 18 from the assistant, 18 tool results\)/);
     expect(summary).toContain("read_files ×9, editor ×9");
@@ -135,5 +135,37 @@ describe("custom-compaction", () => {
     expect(out.slice(2).map((m) => m.id)).toEqual(["a19", "t19", "a20", "t20"]);
     // Under budget: untouched.
     expect(await customCompactionBuilder({ maxInputTokens: 1e9 }).build(msgs, ctx)).toBe(msgs);
+  });
+});
+
+describe("background-terminal", () => {
+  it("starts a command without holding the run; its end is steered into the next request; status and delete work", async () => {
+    const { backgroundTerminal } = await import("../../lib/plugins/builtin/background-terminal");
+    const t = h(
+      [
+        { toolCalls: [{ name: "background_start", args: { command: "build --slow" } }] },
+        { toolCalls: [{ name: "background_status", args: {} }] },
+        { text: "started" },
+        { text: "saw it end" },
+      ],
+      { approveAll: true },
+    );
+    let finish: (v: { stdout: string; stderr: string; exitCode: number }) => void = () => undefined;
+    t.deps.sh.responses.set("build --slow", new Promise((r) => (finish = r)));
+    const plugin = backgroundTerminal();
+    const host = new PluginHost(t.session);
+    const ctx: PluginContext = { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: t.session.id, mode: "act", steer: (x) => t.session.steer(x) }, logger: console };
+    await host.add({ name: "bg", source: "built-in", origin: "", sandboxed: false, load: async () => { const p = validatePlugin(plugin); return { manifest: p.manifest, contributions: await setupInProcess(p, ctx) }; } });
+    expect((await t.session.run("build it")).status).toBe("completed");
+    const [start, status] = t.of("tool-call-finished");
+    expect(start!.output).toContain("Started bg1");
+    expect(status!.output).toMatch(/bg1 `build --slow`: running for \d+ s/);
+    finish({ stdout: "line1\nBUILD OK", stderr: "", exitCode: 0 });
+    await new Promise((r) => setTimeout(r, 20));
+    const notice = t.session.messages.at(-1)!;
+    expect(notice).toMatchObject({ role: "user", kind: "notice" });
+    expect(JSON.stringify(notice)).toMatch(/Background task bg1 `build --slow`: exited with code 0 after \d+ s.*BUILD OK/);
+    await t.session.run("and?");
+    expect(JSON.stringify(t.model.calls.at(-1))).toContain("BUILD OK");
   });
 });

@@ -4,8 +4,9 @@ import { envBlocker } from "./env-blocker";
 import { gitignoreGuard } from "./gitignore-guard";
 import { protectedBranchGuard } from "./protected-branch-guard";
 import { customCompaction } from "./custom-compaction";
+import { backgroundTerminal } from "./background-terminal";
 
-export { envBlocker, gitignoreGuard, protectedBranchGuard, customCompaction };
+export { envBlocker, gitignoreGuard, protectedBranchGuard, customCompaction, backgroundTerminal };
 
 export type BuiltinPlugin = { plugin: Plugin; description: string; enabledByDefault: boolean };
 
@@ -15,6 +16,7 @@ export function builtinPlugins(): BuiltinPlugin[] {
     { plugin: envBlocker, description: "The agent never reads .env files (templates are fine).", enabledByDefault: true },
     { plugin: gitignoreGuard(), description: "The agent leaves paths ignored by .gitignore alone.", enabledByDefault: false },
     { plugin: protectedBranchGuard(), description: "Stops the run on git push, or on a commit to main/master.", enabledByDefault: true },
+    { plugin: backgroundTerminal(), description: "Tools to run long commands in the background; their end is reported to the agent.", enabledByDefault: true },
     { plugin: customCompaction(), description: "Above 60% of the context window: keep the first prompt and the last 12 messages, summarise the middle.", enabledByDefault: false },
   ];
 }

@@ -62,7 +62,8 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
     };
     // Local-only counters: they go to the host's plugin log, never off the machine.
     const telemetry = { count: (name: string, value = 1) => void rpc.call("host.telemetry", { name: String(name).slice(0, 100), value: Number(value) || 0 }).catch(() => undefined) };
-    const ctx: PluginContext = { workspaceInfo: p.ctx.workspaceInfo as PluginContext["workspaceInfo"], session: p.ctx.session, logger, telemetry };
+    const session = { ...p.ctx.session, steer: (text: string) => void rpc.call("host.steer", { text: String(text).slice(0, 20_000) }).catch(() => undefined) };
+    const ctx: PluginContext = { workspaceInfo: p.ctx.workspaceInfo as PluginContext["workspaceInfo"], session, logger, telemetry };
     if (plugin.setup) await withTimeout(plugin.setup(recordingApi(plugin, contributions), ctx), opts.setupTimeoutMs ?? 10_000, `Plugin "${plugin.name}": setup took longer than ${(opts.setupTimeoutMs ?? 10_000) / 1000} s`);
     hooks = plugin.hooks ?? {};
     return {

@@ -31,6 +31,8 @@ export type SandboxOptions = {
   loadContext: LoadParams["ctx"];
   timeouts?: Partial<SandboxTimeouts>;
   onLog?(level: string, message: string): void;
+  /** A plugin steered a note into the session. */
+  onSteer?(text: string): void;
   /** Called when the worker is (re)started: for the plugins view and tests. */
   onStart?(): void;
 };
@@ -88,6 +90,7 @@ export function sandboxedEntry(opts: SandboxOptions): PluginEntry {
       rpc = r;
       w.onerror = () => stop(`The plugin ${opts.name} crashed`);
       r.handle("host.log", ({ level, message }: { level: string; message: string }) => opts.onLog?.(String(level), String(message).slice(0, 2000)));
+      r.handle("host.steer", ({ text }: { text: string }) => opts.onSteer?.(String(text)));
       r.handle("host.telemetry", ({ name, value }: { name: string; value: number }) => opts.onLog?.("count", `${String(name)} +${Number(value)}`));
       r.handle("host.readFile", async ({ path }: { path: string }) => {
         if (!opts.wsfs) throw new Error("No workspace");
