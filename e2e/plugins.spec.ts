@@ -131,3 +131,44 @@ test("a file hook on PreToolUse blocks a tool; a plugin stuck in a loop is cut o
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("spin");
   await expect(treeItem(page, ".tabula")).toBeVisible();
 });
+
+test("an MCP server added in the Plugins view: its tools reach the model and wait for approval in Act mode", async ({ page }) => {
+  const http = await import("node:http");
+  const mcp = http.createServer(async (req, res) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-expose-headers": "mcp-session-id" };
+    if (req.method === "OPTIONS") return void res.writeHead(204, cors).end();
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const msg = JSON.parse(body) as { id?: number; method: string; params?: { arguments?: { text?: string } } };
+    if (msg.id === undefined) return void res.writeHead(202, cors).end();
+    const result =
+      msg.method === "initialize"
+        ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "echo", version: "1" } }
+        : msg.method === "tools/list"
+          ? { tools: [{ name: "echo", description: "Echo text back", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }] }
+          : { content: [{ type: "text", text: `echo: ${msg.params?.arguments?.text}` }] };
+    res.writeHead(200, { ...cors, "content-type": "text/event-stream", "mcp-session-id": "s1" }).end(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: msg.id, result })}\n\n`);
+  });
+  await new Promise<void>((r) => mcp.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(mcp.address() as { port: number }).port}/mcp`;
+  try {
+    await createWorkspace(page, "MCP");
+    await useMockModel(page, server.url);
+    await page.getByRole("button", { name: "Plugins", exact: true }).click();
+    await page.getByLabel("MCP server name").fill("echo");
+    await page.getByLabel("MCP server URL").fill(url);
+    await page.getByRole("button", { name: "Add MCP server" }).click();
+    await expect(page.locator('[data-plugin="mcp:echo"]')).toHaveAttribute("data-state", "loaded");
+    await page.getByRole("button", { name: "Plugins", exact: true }).click();
+    server.setScript([{ toolCalls: [{ name: "mcp__echo__echo", args: { text: "over MCP" } }] }, { text: "Echoed." }]);
+    await ask(page, "echo something");
+    const approval = page.getByRole("group", { name: "Approval needed" });
+    await expect(approval).toContainText("mcp__echo__echo");
+    await approval.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Echoed.");
+    await page.locator('[data-tool="mcp__echo__echo"]').click();
+    await expect(page.locator('[data-tool="mcp__echo__echo"]')).toContainText("echo: over MCP");
+  } finally {
+    await new Promise((r) => mcp.close(r));
+  }
+});

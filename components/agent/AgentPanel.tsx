@@ -208,6 +208,8 @@ export default function AgentPanel(props: {
           logs={plugins.logs}
           onToggle={(name, on) => void plugins.setEnabled(name, on)}
           onTrust={plugins.setTrusted}
+          onAddMcp={plugins.addMcpServer}
+          onRemoveMcp={plugins.removeMcpServer}
           onInstall={(f) => void plugins.install(f)}
           onUninstall={plugins.uninstall}
           onReload={plugins.reload}

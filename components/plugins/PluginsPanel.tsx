@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import type { PluginStatus } from "@/lib/plugins/host";
 
 /** Every plugin of this session: where it comes from, what it may do, whether it runs. */
@@ -11,8 +11,13 @@ export function PluginsPanel(props: {
   onInstall: (file: File) => void;
   onUninstall: (name: string) => void;
   onReload: () => void;
+  onAddMcp: (name: string, url: string) => void;
+  onRemoveMcp: (name: string) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
+  const [mcpName, setMcpName] = useState("");
+  const [mcpUrl, setMcpUrl] = useState("");
+  const [mcpError, setMcpError] = useState<string>();
   return (
     <div className="plugins-panel" aria-label="Plugins">
       <div className="row">
@@ -36,6 +41,32 @@ export function PluginsPanel(props: {
           }}
         />
       </div>
+      <form
+        className="row"
+        aria-label="Add an MCP server"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setMcpError(undefined);
+          try {
+            props.onAddMcp(mcpName, mcpUrl);
+            setMcpName("");
+            setMcpUrl("");
+          } catch (err) {
+            setMcpError((err as Error).message);
+          }
+        }}
+      >
+        <input aria-label="MCP server name" placeholder="MCP server name" value={mcpName} onChange={(e) => setMcpName(e.target.value)} style={{ width: 120 }} />
+        <input aria-label="MCP server URL" placeholder="https://…/mcp (Streamable HTTP)" value={mcpUrl} onChange={(e) => setMcpUrl(e.target.value)} style={{ flex: 1 }} />
+        <button type="submit" disabled={!mcpName.trim() || !mcpUrl.trim()}>
+          Add MCP server
+        </button>
+      </form>
+      {mcpError && (
+        <div className="error" role="alert">
+          {mcpError}
+        </div>
+      )}
       <ul aria-label="Installed plugins">
         {props.statuses.map((p) => (
           <li key={p.name} data-testid="plugin-row" data-plugin={p.name} data-state={p.state.status}>
@@ -48,12 +79,17 @@ export function PluginsPanel(props: {
                 {p.sandboxed ? " · sandboxed" : " · in-process"}
               </span>
               <span className="spacer" />
-              {p.source !== "built-in" && (
+              {p.source !== "built-in" && !p.name.startsWith("mcp:") && (
                 <label className="muted" title="Run it in the page: no time limits, full access to the page and your keys. Only for code you trust.">
                   <input type="checkbox" aria-label={`Trust ${p.name}`} checked={!p.sandboxed} onChange={(e) => props.onTrust(p.name, e.target.checked)} /> trusted
                 </label>
               )}
-              {p.source === "user" && (
+              {p.source === "user" && p.name.startsWith("mcp:") && (
+                <button className="link" onClick={() => props.onRemoveMcp(p.name)}>
+                  Remove
+                </button>
+              )}
+              {p.source === "user" && !p.name.startsWith("mcp:") && (
                 <button className="link" onClick={() => props.onUninstall(p.name)}>
                   Uninstall
                 </button>

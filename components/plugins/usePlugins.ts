@@ -9,7 +9,8 @@ import { setupInProcess } from "@/lib/plugins/load";
 import { builtinPlugins } from "@/lib/plugins/builtin";
 import { discoverWorkspacePlugins, compileTypeScript, PLUGINS_DIR, HOOKS_DIR } from "@/lib/plugins/discover";
 import { sandboxedEntry, type WorkerHandle } from "@/lib/plugins/sandbox/sandboxed";
-import { PluginSwitches, UserPluginStore } from "@/lib/plugins/user-plugins";
+import { McpServerStore, PluginSwitches, UserPluginStore } from "@/lib/plugins/user-plugins";
+import { mcpEntry } from "@/lib/plugins/mcp";
 import type { PluginContext, PluginSource } from "@/lib/plugins/types";
 import { inProcessEntry } from "@/lib/plugins/in-process";
 import { readWorkspaceInfo } from "@/lib/plugins/workspace-info";
@@ -30,6 +31,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
   const hostRef = useRef<PluginHost | undefined>(undefined);
   const switches = useMemo(() => new PluginSwitches(localStorage, ws.meta.id), [ws.meta.id]);
   const users = useMemo(() => new UserPluginStore(localStorage), []);
+  const mcpServers = useMemo(() => new McpServerStore(localStorage), []);
   const model = useRef<{ provider?: string; modelId?: string }>(undefined);
   const branch = ws.branch;
 
@@ -40,7 +42,10 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
 
   useEffect(() => {
     if (!session) return;
-    const host = new PluginHost(session, { currentModel: () => model.current });
+    const host = new PluginHost(session, {
+      currentModel: () => model.current,
+      mcpEntry: (server, plugin) => mcpEntry({ ...server, source: "workspace", origin: `${server.url} (registered by ${plugin})` }),
+    });
     hostRef.current = host;
     const off = host.onChange(() => setStatuses(host.list()));
     const on = switches.all();
@@ -85,6 +90,10 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
         if (cancelled) return;
         await host.add(d.error || !d.source ? failing(d.id, d.origin, d.error ?? "No source", "workspace") : entryFor(d.id, d.origin, d.source, "workspace"), on[d.id] ?? true);
       }
+      for (const m of mcpServers.list()) {
+        if (cancelled) return;
+        await host.add(mcpEntry({ ...m, source: "user", origin: m.url }), on[`mcp:${m.name}`] ?? true);
+      }
       for (const u of users.list()) {
         if (cancelled) return;
         try {
@@ -101,7 +110,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
       host.dispose();
       hostRef.current = undefined;
     };
-  }, [session, ws.wsfs, reloadNonce, switches, users]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [session, ws.wsfs, reloadNonce, switches, users, mcpServers]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A plugin or hook file changed: load them again.
   useEffect(() => {
@@ -152,5 +161,21 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     [users],
   );
 
-  return { statuses, logs, setEnabled, setTrusted, install, uninstall, reload: () => setReloadNonce((n) => n + 1) };
+  const addMcpServer = useCallback(
+    (name: string, url: string) => {
+      mcpServers.add(name, url);
+      setReloadNonce((n) => n + 1);
+    },
+    [mcpServers],
+  );
+
+  const removeMcpServer = useCallback(
+    (name: string) => {
+      mcpServers.remove(name.replace(/^mcp:/, ""));
+      setReloadNonce((n) => n + 1);
+    },
+    [mcpServers],
+  );
+
+  return { statuses, logs, setEnabled, setTrusted, install, uninstall, addMcpServer, removeMcpServer, reload: () => setReloadNonce((n) => n + 1) };
 }

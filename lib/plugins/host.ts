@@ -35,7 +35,12 @@ export class PluginHost {
 
   constructor(
     private readonly session: HostSession,
-    private readonly opts: { currentModel?: () => ModelInfo; hookTimeoutMs?: number } = {},
+    private readonly opts: {
+      currentModel?: () => ModelInfo;
+      hookTimeoutMs?: number;
+      /** How to connect an MCP server a plugin registers (lib/plugins/mcp's mcpEntry). */
+      mcpEntry?: (server: import("./types").McpServerContribution, plugin: string) => PluginEntry;
+    } = {},
   ) {}
 
   onChange(fn: () => void): () => void {
@@ -113,6 +118,13 @@ export class PluginHost {
         if (i !== -1) this.providers.splice(i, 1);
       }
     });
+    if (this.opts.mcpEntry) {
+      for (const server of c.mcpServers) {
+        const entry = this.opts.mcpEntry(server, name);
+        void this.add(entry);
+        offs.push(() => void this.remove(entry.name));
+      }
+    }
     if (c.hooks && Object.keys(c.hooks).length) {
       offs.push(this.session.hooks.register({ name: `plugin:${name}`, hooks: gateHooks(c.hooks, applies), timeoutMs: this.opts.hookTimeoutMs }));
     }

@@ -46,3 +46,36 @@ export class PluginSwitches {
     this.storage.setItem(this.key, JSON.stringify({ ...this.all(), [id]: on }));
   }
 }
+
+export type SavedMcpServer = { name: string; url: string };
+
+/** MCP servers the user registered in settings (this browser). */
+export class McpServerStore {
+  static readonly KEY = "tabula:mcp-servers";
+  constructor(private readonly storage: Pick<Storage, "getItem" | "setItem">) {}
+  list(): SavedMcpServer[] {
+    try {
+      const v = JSON.parse(this.storage.getItem(McpServerStore.KEY) ?? "[]") as SavedMcpServer[];
+      return Array.isArray(v) ? v.filter((s) => s && typeof s.name === "string" && typeof s.url === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+  add(name: string, url: string): SavedMcpServer {
+    const n = name.trim();
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(n)) throw new Error("An MCP server name is 1–40 letters, digits, _ or -");
+    let u: URL;
+    try {
+      u = new URL(url.trim());
+    } catch {
+      throw new Error(`"${url}" is not a URL`);
+    }
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("An MCP server URL must start with http:// or https://");
+    const s = { name: n, url: u.toString() };
+    this.storage.setItem(McpServerStore.KEY, JSON.stringify([...this.list().filter((x) => x.name !== n), s]));
+    return s;
+  }
+  remove(name: string): void {
+    this.storage.setItem(McpServerStore.KEY, JSON.stringify(this.list().filter((x) => x.name !== name)));
+  }
+}
