@@ -7,6 +7,7 @@ import { PluginHost, type PluginEntry, type PluginStatus } from "@/lib/plugins/h
 import { validatePlugin } from "@/lib/plugins/manifest";
 import { setupInProcess } from "@/lib/plugins/load";
 import { builtinPlugins } from "@/lib/plugins/builtin";
+import { workerBackend } from "@/lib/plugins/builtin/goto-definition";
 import { discoverWorkspacePlugins, compileTypeScript, PLUGINS_DIR, HOOKS_DIR } from "@/lib/plugins/discover";
 import { sandboxedEntry, type WorkerHandle } from "@/lib/plugins/sandbox/sandboxed";
 import { McpServerStore, PluginSwitches, UserPluginStore } from "@/lib/plugins/user-plugins";
@@ -14,6 +15,13 @@ import { mcpEntry } from "@/lib/plugins/mcp";
 import type { PluginContext, PluginSource } from "@/lib/plugins/types";
 import { inProcessEntry } from "@/lib/plugins/in-process";
 import { readWorkspaceInfo } from "@/lib/plugins/workspace-info";
+
+// One TypeScript language service worker per page, started on the first goto_definition call.
+let definitions: ReturnType<typeof workerBackend> | undefined;
+function tsDefinitions() {
+  definitions ??= workerBackend(() => new Worker(new URL("../../lib/plugins/builtin/goto-definition/worker.ts", import.meta.url), { type: "module", name: "tabula-ts" }) as unknown as WorkerHandle);
+  return definitions;
+}
 
 function createPluginWorker(): WorkerHandle {
   return new Worker(new URL("../../lib/plugins/sandbox/worker.ts", import.meta.url), { type: "module", name: "tabula-plugin" }) as unknown as WorkerHandle;
@@ -79,7 +87,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     let cancelled = false;
     (async () => {
       ctx.workspaceInfo = await readWorkspaceInfo({ fs: ws.wsfs.fs, dir: ws.wsfs.dir });
-      for (const b of builtinPlugins()) {
+      for (const b of builtinPlugins({ definitions: (...args) => tsDefinitions()(...args) })) {
         const id = `built-in:${b.plugin.name}`;
         await host.add(
           { name: id, source: "built-in", origin: b.description, sandboxed: false, load: async () => { const p = validatePlugin(b.plugin); return { manifest: p.manifest, contributions: await setupInProcess(p, ctx) }; } },
