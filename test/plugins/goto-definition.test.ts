@@ -47,7 +47,7 @@ describe("goto_definition as an agent tool", () => {
     await host.add({ name: "goto", source: "built-in", origin: "", sandboxed: false, load: async () => ({ manifest: plugin.manifest, contributions: await setupInProcess(plugin, ctx) }) });
     await t.session.run("where is greet?");
     const [ok, bad] = t.of("tool-call-finished");
-    expect(ok!.output).toBe("src/greet.ts:2:14 (const greet)\n  export const greet = (n: string) => n;");
+    expect(ok!.output).toBe("src/greet.ts:2:14 (function greet)\n  export const greet = (n: string) => n;");
     expect(bad).toMatchObject({ status: "error" });
     cleanups.run();
   });
