@@ -172,3 +172,15 @@ test("an MCP server added in the Plugins view: its tools reach the model and wai
     await new Promise((r) => mcp.close(r));
   }
 });
+
+test("goto_definition runs the TypeScript language service in its worker", async ({ page }) => {
+  await createWorkspace(page, "Definitions");
+  await useMockModel(page, server.url);
+  server.setScript([{ toolCalls: [{ name: "goto_definition", args: { file: "src/index.ts", line: 1, symbol: "greet" } }] }, { text: "Found it." }]);
+  await ask(page, "where is greet defined?");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Found it.");
+  const row = page.locator('[data-tool="goto_definition"]');
+  await expect(row).toHaveAttribute("data-status", "ok");
+  await row.click();
+  await expect(row).toContainText("src/greet.ts:1:17 (function greet)");
+});
