@@ -1,18 +1,10 @@
 import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
-import { ask, useMockModel as useMockModelAt } from "./helpers/agent-ui";
+import { ask, useMockModel as useMockModelAt, mockModelServerPerFile } from "./helpers/agent-ui";
 
 const useMockModel = (page: Page) => useMockModelAt(page, server.url);
 
-let server: MockModelServer;
-test.beforeAll(async () => {
-  server = await startMockModelServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.reset());
+const server = mockModelServerPerFile();
 
 test("the agent reads a file, edits it after approval, runs a command after approval, and completes", async ({ page }) => {
   await createWorkspace(page, "Agent run");

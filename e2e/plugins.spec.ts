@@ -1,16 +1,8 @@
 import { test, expect, createWorkspace, treeItem } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
-import { ask, useMockModel } from "./helpers/agent-ui";
+import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
-let server: MockModelServer;
-test.beforeAll(async () => {
-  server = await startMockModelServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.reset());
+const server = mockModelServerPerFile();
 
 /** Create a file from the explorer and put `text` in it, then save (as a person pasting code). */
 async function newFile(page: Page, path: string, text: string) {
@@ -29,13 +21,6 @@ async function newFile(page: Page, path: string, text: string) {
   await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
 }
 
-async function autoApprove(page: Page) {
-  await page.getByRole("button", { name: "⚙" }).click();
-  const settings = page.getByRole("group", { name: "Session settings" });
-  await settings.getByLabel("edits").check();
-  await settings.getByLabel("commands").check();
-  await page.getByRole("button", { name: "⚙" }).click();
-}
 
 const SHOUT = [
   'export default { name: "shout", manifest: { capabilities: ["tools"] }, setup(api, ctx) { ctx.logger.info("ready"); api.registerTool({ name: "shout", description: "Say it louder",',

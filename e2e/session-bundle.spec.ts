@@ -3,17 +3,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
-import { ask, useMockModel } from "./helpers/agent-ui";
+import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
 
-let server: MockModelServer;
-test.beforeAll(async () => {
-  server = await startMockModelServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.reset());
+const server = mockModelServerPerFile();
 
 function git(cwd: string, args: string[]): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: os.tmpdir() } }).trim();

@@ -1,16 +1,8 @@
 import { test, expect, createWorkspace, treeItem, editorText, guardOffline } from "./fixtures";
 import type { Browser, Page } from "@playwright/test";
-import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
-import { ask, useMockModel } from "./helpers/agent-ui";
+import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
-let server: MockModelServer;
-test.beforeAll(async () => {
-  server = await startMockModelServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.reset());
+const server = mockModelServerPerFile();
 
 const KEY = "sk-ant-api03-LEAKLEAKLEAKLEAKLEAK0123456789";
 
@@ -21,17 +13,11 @@ async function stranger(browser: Browser, leaks: string[]) {
   return { context, page: await context.newPage() };
 }
 
-async function autoApprove(page: Page) {
-  await page.getByRole("button", { name: "⚙" }).click();
-  const settings = page.getByRole("group", { name: "Session settings" });
-  await settings.getByLabel("edits").check();
-  await page.getByRole("button", { name: "⚙" }).click();
-}
 
 test("share with a preview and redaction, replay and scrub in a fresh browser, fork, revoke", async ({ page, browser }) => {
   await createWorkspace(page, "Sharer");
   await useMockModel(page, server.url);
-  await autoApprove(page);
+  await autoApprove(page, { commands: false });
   server.setScript([
     {
       toolCalls: [

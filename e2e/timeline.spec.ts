@@ -1,28 +1,13 @@
 import { test, expect, createWorkspace, treeItem, editorText, typeInEditor } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { startMockModelServer, type MockModelServer } from "./helpers/mock-model-server";
-import { ask, useMockModel } from "./helpers/agent-ui";
+import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
-let server: MockModelServer;
-test.beforeAll(async () => {
-  server = await startMockModelServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.reset());
+const server = mockModelServerPerFile();
 
 const timeline = (page: Page) => page.getByLabel("Checkpoint timeline");
 const preview = (page: Page) => page.getByRole("region", { name: "Checkpoint preview" });
 const previewFiles = (page: Page) => preview(page).getByTestId("preview-file");
 
-async function autoApprove(page: Page) {
-  await page.getByRole("button", { name: "⚙" }).click();
-  const settings = page.getByRole("group", { name: "Session settings" });
-  await settings.getByLabel("edits").check();
-  await settings.getByLabel("commands").check();
-  await page.getByRole("button", { name: "⚙" }).click();
-}
 
 async function runTurn(page: Page, prompt: string, done: string) {
   await ask(page, prompt);

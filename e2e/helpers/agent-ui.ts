@@ -1,4 +1,6 @@
 import { expect, type Page } from "@playwright/test";
+import { test } from "../fixtures";
+import { startMockModelServer, type MockModelServer } from "./mock-model-server";
 
 /** Point the app's Anthropic provider at a local mock server, as a user would in the settings. */
 export async function useMockModel(page: Page, serverUrl: string) {
@@ -14,4 +16,35 @@ export async function useMockModel(page: Page, serverUrl: string) {
 export async function ask(page: Page, prompt: string) {
   await page.getByLabel("Message the agent").fill(prompt);
   await page.getByLabel("Message the agent").press("Enter");
+}
+
+/**
+ * One mock model server for the spec file that calls this (started before its tests, reset
+ * before each, closed after): the returned object always speaks for the running server.
+ */
+export function mockModelServerPerFile(): MockModelServer {
+  let s: MockModelServer | undefined;
+  test.beforeAll(async () => {
+    s = await startMockModelServer();
+  });
+  test.afterAll(async () => {
+    await s?.close();
+  });
+  test.beforeEach(() => s!.reset());
+  return new Proxy({} as MockModelServer, {
+    get(_target, key) {
+      if (!s) throw new Error("The mock model server is not started yet (use it inside a test)");
+      const v = (s as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(s) : v;
+    },
+  });
+}
+
+/** Turn on auto-approval of edits (and commands) in the session settings, as a user does. */
+export async function autoApprove(page: Page, what: { commands?: boolean } = { commands: true }) {
+  await page.getByRole("button", { name: "⚙" }).click();
+  const settings = page.getByRole("group", { name: "Session settings" });
+  await settings.getByLabel("edits").check();
+  if (what.commands) await settings.getByLabel("commands").check();
+  await page.getByRole("button", { name: "⚙" }).click();
 }

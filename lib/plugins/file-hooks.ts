@@ -11,15 +11,10 @@
  *   TaskComplete / TaskError / TaskCancel   afterRun (completed / failed / aborted)
  *   SessionShutdown  onEvent "session-closed" (the panel leaves the session)
  */
+import { moduleDataUrl } from "./data-url";
+
 export const FILE_HOOK_EVENTS = ["TaskStart", "TaskResume", "UserPromptSubmit", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "TaskCancel", "SessionShutdown"] as const;
 export type FileHookEvent = (typeof FILE_HOOK_EVENTS)[number];
-
-function dataUrl(source: string): string {
-  const bytes = new TextEncoder().encode(source);
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:text/javascript;base64,${btoa(bin)}`;
-}
 
 /** The event a file in .tabula/hooks/ stands for ("PreToolUse.js" → "PreToolUse"). */
 export function fileHookEvent(fileName: string): FileHookEvent | undefined {
@@ -29,7 +24,7 @@ export function fileHookEvent(fileName: string): FileHookEvent | undefined {
 
 /** The source of a sandboxed plugin running the given hook files. */
 export function fileHooksPluginSource(files: Partial<Record<FileHookEvent, string>>): string {
-  const urls = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, dataUrl(v!)]));
+  const urls = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, moduleDataUrl(v!)]));
   const has = (e: FileHookEvent) => e in urls;
   const beforeRun = has("TaskStart") || has("TaskResume") || has("UserPromptSubmit");
   const afterRun = has("TaskComplete") || has("TaskError") || has("TaskCancel");

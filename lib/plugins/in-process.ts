@@ -9,13 +9,8 @@ import { validatePlugin } from "./manifest";
 import { setupInProcess } from "./load";
 import type { PluginContext, PluginSource } from "./types";
 import { EFFECT_CLASSES, type EffectClass, type ToolDefinition } from "../tools/define";
+import { moduleDataUrl } from "./data-url";
 
-function dataUrl(source: string): string {
-  const bytes = new TextEncoder().encode(source);
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:text/javascript;base64,${btoa(bin)}`;
-}
 
 function isZod(x: unknown): x is z.ZodType {
   return !!x && typeof x === "object" && typeof (x as { safeParse?: unknown }).safeParse === "function";
@@ -52,7 +47,7 @@ export function inProcessEntry(opts: { name: string; origin: string; source: str
     origin: opts.origin,
     sandboxed: false,
     async load() {
-      const mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ dataUrl(opts.source))) as Record<string, unknown>;
+      const mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ moduleDataUrl(opts.source))) as Record<string, unknown>;
       const plugin = validatePlugin(mod.default ?? mod.plugin, opts.name);
       const c = await setupInProcess(plugin, opts.ctx);
       c.tools = c.tools.map(normalizeTool);

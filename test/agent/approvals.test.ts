@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isAutoApproved, matchesAllowedPrefix, suggestPrefix } from "../../lib/agent/approvals";
 import { DEFAULT_APPROVALS } from "../../lib/agent/types";
-import { cleanupList, harness, nextEvent, toolResultsSent, type Harness } from "./helpers";
+import { nextEvent, toolResultsSent, harnessPerTest } from "./helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 const edit = { name: "editor", args: { command: "str_replace", path: "a.ts", old_str: "const a = 1;", new_str: "const a = 2;" } };
 

@@ -1,16 +1,10 @@
 import { APICallError } from "@ai-sdk/provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { classifyError, DEFAULT_RETRY, retryAfterMs, retryDelay } from "../../lib/agent/errors";
 import { AgentError } from "../../lib/agent/events";
-import { cleanupList, harness, type Harness } from "./helpers";
+import { harnessPerTest } from "./helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 describe("retries and provider errors", () => {
   it("retries a 429 and succeeds, honouring Retry-After", async () => {

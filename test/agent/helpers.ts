@@ -1,5 +1,6 @@
 /** Helpers for agent tests: node:fs workspaces, fake checkpoints and shell, event capture. */
 import fs from "node:fs";
+import { afterEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { ChangeJournal, WorkspaceFs, type IsoFs } from "../../lib/fs";
@@ -157,4 +158,16 @@ export function toolResultsSent(model: ScriptedLanguageModel, i: number): string
 export function cleanupList(): { add(fn: () => void): void; run(): void } {
   const fns: (() => void)[] = [];
   return { add: (fn) => void fns.push(fn), run: () => void fns.splice(0).reverse().forEach((f) => f()) };
+}
+
+/** `harness` for a test file: every workspace it makes is removed after each test. */
+export function harnessPerTest(): { h: (...args: Parameters<typeof harness>) => Harness; cleanups: ReturnType<typeof cleanupList> } {
+  const cleanups = cleanupList();
+  afterEach(() => cleanups.run());
+  const h = (...args: Parameters<typeof harness>): Harness => {
+    const x = harness(...args);
+    cleanups.add(x.ws.cleanup);
+    return x;
+  };
+  return { h, cleanups };
 }

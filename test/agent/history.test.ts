@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyCompaction, compactionBuilder } from "../../lib/agent/compaction";
 import { sanitizeForModel, type AgentMessage } from "../../lib/agent/messages";
 import { DEFAULT_PRICES, formatCost, priceFor } from "../../lib/agent/pricing";
 import { AgentSession } from "../../lib/agent/session";
-import { cleanupList, harness, scripted, toolResultsSent, type Harness } from "./helpers";
+import { scripted, toolResultsSent, harnessPerTest } from "./helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 describe("usage, cost and budget", () => {
   it("counts tokens and cost per turn and per session from the price table", async () => {

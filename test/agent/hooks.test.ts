@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HookRegistry, MODE_GUARD_PRIORITY, type AgentHooks } from "../../lib/agent/hooks";
 import type { AgentMode } from "../../lib/agent/types";
 import { builtinTools, defineTool, type ToolDefinition } from "../../lib/tools";
-import { cleanupList, harness, nextEvent, toolResultsSent, type Harness } from "./helpers";
+import { nextEvent, toolResultsSent, harnessPerTest } from "./helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 describe("hook pipeline", () => {
   it("fires all seven points in order over one scripted run", async () => {

@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { AgentSession } from "../../lib/agent/session";
-import { cleanupList, deps, harness, nextEvent, tempWs, toolResultsSent, type Harness } from "./helpers";
+import { deps, nextEvent, tempWs, toolResultsSent, harnessPerTest } from "./helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h, cleanups } = harnessPerTest();
 
 describe("run loop", () => {
   it("runs a text-only turn and emits the events in order", async () => {

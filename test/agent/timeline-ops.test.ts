@@ -1,13 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { cleanupList, harness, type Harness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { harnessPerTest } from "./helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 describe("what the timeline needs from a session", () => {
   it("snapshots the state each run leaves when checkpointRunEnd is on, after the run's own checkpoint", async () => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { validatePlugin } from "../../lib/plugins/manifest";
 import { setupInProcess } from "../../lib/plugins/load";
 import { PluginHost } from "../../lib/plugins/host";
@@ -10,15 +10,9 @@ import { gitSubcommand, protectedBranchGuard } from "../../lib/plugins/builtin/p
 import { simpleCommands } from "../../lib/plugins/builtin/command-words";
 import type { Plugin, PluginContext } from "../../lib/plugins/types";
 import { git } from "../checkpoints/helpers";
-import { cleanupList, harness, type Harness } from "../agent/helpers";
+import { type Harness, harnessPerTest } from "../agent/helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 async function attach(t: Harness, plugin: Plugin) {
   const host = new PluginHost(t.session);

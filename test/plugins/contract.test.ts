@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validatePlugin, matchesTargeting } from "../../lib/plugins/manifest";
 import { setupInProcess } from "../../lib/plugins/load";
 import { PluginHost } from "../../lib/plugins/host";
 import type { Plugin, PluginContext } from "../../lib/plugins/types";
 import { defineTool } from "../../lib/tools/define";
-import { cleanupList, harness, type Harness } from "../agent/helpers";
+import { harnessPerTest } from "../agent/helpers";
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 const ctx: PluginContext = { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: "s", mode: "act" }, logger: { info() {}, warn() {}, error() {} } };
 

@@ -3,12 +3,12 @@
  * session ids): tools listed, called through the agent with approval, errors reported.
  */
 import http from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient, mcpEntry, mcpToolName } from "../../lib/plugins/mcp";
 import { PluginHost } from "../../lib/plugins/host";
 import { validatePlugin } from "../../lib/plugins/manifest";
 import { setupInProcess } from "../../lib/plugins/load";
-import { cleanupList, harness, type Harness } from "../agent/helpers";
+import { harnessPerTest } from "../agent/helpers";
 
 let server: http.Server;
 let url = "";
@@ -42,13 +42,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server.close(r)));
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h } = harnessPerTest();
 
 describe("MCP (Streamable HTTP)", () => {
   it("initializes, keeps the session id, lists and calls tools (JSON and SSE answers)", async () => {

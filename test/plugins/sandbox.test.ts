@@ -7,12 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "esbuild";
 import { PluginHost } from "../../lib/plugins/host";
 import { sandboxedEntry, type WorkerHandle } from "../../lib/plugins/sandbox/sandboxed";
 import { fileHookEvent, fileHooksPluginSource } from "../../lib/plugins/file-hooks";
-import { cleanupList, harness, type Harness } from "../agent/helpers";
+import { type Harness, harnessPerTest } from "../agent/helpers";
 
 let bundle = "";
 beforeAll(async () => {
@@ -21,13 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(path.dirname(bundle), { recursive: true, force: true }));
 
-const cleanups = cleanupList();
-afterEach(() => cleanups.run());
-function h(...args: Parameters<typeof harness>): Harness {
-  const x = harness(...args);
-  cleanups.add(x.ws.cleanup);
-  return x;
-}
+const { h, cleanups } = harnessPerTest();
 
 function nodeWorker(): WorkerHandle {
   const w = new Worker(bundle);

@@ -11,6 +11,7 @@ import type { Plugin, PluginContext } from "../types";
 import type { AgentHooks, HookPoint } from "../../agent/hooks";
 import { Rpc, type Port } from "./rpc";
 import type { LoadParams, PluginDescriptor, SandboxToolContext } from "./protocol";
+import { moduleDataUrl } from "../data-url";
 
 const BLOCKED_GLOBALS = ["indexedDB", "caches", "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "Worker", "SharedWorker", "importScripts", "BroadcastChannel", "localStorage", "sessionStorage", "open"];
 
@@ -29,12 +30,6 @@ export function hardenGlobals(scope: Record<string, unknown>): string[] {
   return left;
 }
 
-function dataUrl(source: string): string {
-  const bytes = new TextEncoder().encode(source);
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:text/javascript;base64,${btoa(bin)}`;
-}
 
 export type RuntimeOptions = { setupTimeoutMs?: number; harden?: boolean; scope?: Record<string, unknown> };
 
@@ -50,7 +45,7 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
     if (opts.harden !== false) hardenGlobals(opts.scope ?? (globalThis as unknown as Record<string, unknown>));
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ dataUrl(p.source))) as Record<string, unknown>;
+      mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ moduleDataUrl(p.source))) as Record<string, unknown>;
     } catch (e) {
       throw new Error(`Plugin ${p.name} could not be loaded: ${(e as Error).message}`);
     }
