@@ -16,12 +16,12 @@ import { parseBundle, writeBundle, BundleError, type BundleRef, type ParsedBundl
 import { envelope, parseEnvelope, type SessionEnvelope } from "./schema";
 import { isEnvFile, mergeFindings, redactDeep, redactText, type Finding, type SecretKind } from "./secrets";
 import { sessionCommit, SESSION_REF_PREFIX } from "./session-bundle";
+// A NUL in the first 8000 bytes marks a binary file (shared as is, not scanned).
+import { looksBinary as isBinary } from "../git/diff";
 
 type Engine = typeof import("../checkpoints/index");
 
 export const DEFAULT_MAX_SHARE_BYTES = 50 * 1024 * 1024;
-/** A NUL in the first bytes marks a binary file (shared as is, not scanned). */
-const BINARY_SNIFF = 8000;
 const CHECKPOINT_PREFIX = "refs/tabula/checkpoints/";
 
 export type PlanFile = {
@@ -48,12 +48,6 @@ export type SharePlan = {
 
 const dec = new TextDecoder("utf-8", { fatal: false });
 const enc = new TextEncoder();
-
-function isBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, BINARY_SNIFF);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
-}
 
 type Entry = { path: string; oid: string; mode: string; type: "blob" | "tree" | "commit" };
 

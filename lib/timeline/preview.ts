@@ -5,6 +5,7 @@
  * as `git add` would, which is what makes the next step fast).
  */
 import { diffLines } from "diff";
+import { looksBinary as isBinary } from "../git/diff";
 import type { Workspace } from "../checkpoints/engine";
 import type { DiffEntry } from "../checkpoints/checkpoint";
 
@@ -24,14 +25,10 @@ export type PreviewFile = {
 
 export type Preview = { ref: string; files: PreviewFile[]; ms: number };
 
+export { isBinary };
+
 /** Files larger than this get no line counts (the diff would take longer than the step budget). */
 const COUNT_LIMIT = 512 * 1024;
-
-export function isBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 8000);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
-}
 
 const decoder = new TextDecoder();
 
