@@ -12,6 +12,7 @@ import { discoverWorkspacePlugins, compileTypeScript, PLUGINS_DIR, HOOKS_DIR } f
 import { sandboxedEntry, type WorkerHandle } from "@/lib/plugins/sandbox/sandboxed";
 import { McpServerStore, PluginSwitches, UserPluginStore } from "@/lib/plugins/user-plugins";
 import { mcpEntry } from "@/lib/plugins/mcp";
+import { toProviderConfig } from "@/lib/plugins/providers";
 import type { PluginContext, PluginSource } from "@/lib/plugins/types";
 import { inProcessEntry } from "@/lib/plugins/in-process";
 import { readWorkspaceInfo } from "@/lib/plugins/workspace-info";
@@ -55,7 +56,10 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
       mcpEntry: (server, plugin) => mcpEntry({ ...server, source: "workspace", origin: `${server.url} (registered by ${plugin})` }),
     });
     hostRef.current = host;
-    const off = host.onChange(() => setStatuses(host.list()));
+    const off = host.onChange(() => {
+      setStatuses(host.list());
+      settings.setContributed(host.providers.map(toProviderConfig));
+    });
     const on = switches.all();
     const log = (name: string) => (level: string, message: string) => setLogs((l) => [...l.slice(-199), `[${name}] ${level}: ${message}`]);
     const ctx: PluginContext = {
@@ -116,6 +120,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
       cancelled = true;
       off();
       host.dispose();
+      settings.setContributed([]);
       hostRef.current = undefined;
     };
   }, [session, ws.wsfs, reloadNonce, switches, users, mcpServers]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -19,7 +19,17 @@ export type PluginManifest = {
   modelIds?: string[];
 };
 
-export type ProviderContribution = { id: string; name: string; description?: string; baseURL?: string; kind?: string; metadata?: Record<string, unknown> };
+/** A model provider: an OpenAI-compatible (default), OpenAI or Anthropic endpoint, listed in Models while the plugin runs. */
+export type ProviderContribution = {
+  id: string;
+  name: string;
+  description?: string;
+  baseURL?: string;
+  kind?: "openai-compatible" | "openai" | "anthropic";
+  models?: string[];
+  needsKey?: boolean;
+  metadata?: Record<string, unknown>;
+};
 export type AutomationEventType = { eventType: string; source: string; description?: string };
 export type McpServerContribution = { name: string; url: string; headers?: Record<string, string> };
 export type RuleContribution = { id: string; content: string };

@@ -26,6 +26,8 @@ export function defaultProviderSettings(): ProviderSettings {
 export class ProviderSettingsStore {
   private keys: Record<string, string> = {};
   private settings: ProviderSettings | null = null;
+  /** Providers plugins registered: listed with the others while the plugin runs, never saved. */
+  private contributed: ProviderConfig[] = [];
 
   constructor(
     private readonly storage: SettingsStorage,
@@ -59,17 +61,28 @@ export class ProviderSettingsStore {
       this.keys = {};
     }
     this.settings = s;
-    return clone(s);
+    return this.withContributed(s);
   }
 
   async save(settings: ProviderSettings): Promise<void> {
-    const clean: ProviderSettings = { ...settings, providers: settings.providers.map(stripSecrets) };
+    const plugin = new Set(this.contributed.map((p) => p.id));
+    const clean: ProviderSettings = { ...settings, providers: settings.providers.filter((p) => !plugin.has(p.id)).map(stripSecrets) };
     this.settings = clean;
     await this.storage.setItem(this.names.settings, JSON.stringify(clean));
   }
 
   private async current(): Promise<ProviderSettings> {
-    return this.settings ?? (await this.load());
+    return this.settings ? this.withContributed(this.settings) : await this.load();
+  }
+
+  /** The providers plugins contribute now (replaces the previous list). */
+  setContributed(providers: ProviderConfig[]): void {
+    this.contributed = providers.map(stripSecrets);
+  }
+
+  private withContributed(s: ProviderSettings): ProviderSettings {
+    const ids = new Set(s.providers.map((p) => p.id));
+    return clone({ ...s, providers: [...s.providers, ...this.contributed.filter((p) => !ids.has(p.id))] });
   }
 
   async upsertProvider(config: ProviderConfig): Promise<void> {

@@ -182,3 +182,23 @@ describe("trusted (in-process) workspace plugins", () => {
     expect(bad!.output).toMatch(/Invalid arguments for add/);
   });
 });
+
+describe("plugin providers", () => {
+  it("are listed by the settings store while the plugin runs, and never saved", async () => {
+    const { ProviderSettingsStore } = await import("../../lib/providers");
+    const { toProviderConfig } = await import("../../lib/plugins/providers");
+    const t = h([{ text: "x" }]);
+    const host = new PluginHost(t.session);
+    await inProcess(host, { name: "local-llm", manifest: { capabilities: ["providers"] }, setup: (api) => api.registerProvider({ id: "my llm", name: "My LLM", baseURL: "http://127.0.0.1:9999/v1", models: ["tiny-1"] }) });
+    const mem = new Map<string, string>();
+    const store = new ProviderSettingsStore({ getItem: (k) => mem.get(k) ?? null, setItem: (k, v) => void mem.set(k, v), removeItem: (k) => void mem.delete(k) });
+    store.setContributed(host.providers.map(toProviderConfig));
+    const listed = (await store.load()).providers.find((p) => p.id === "plugin-my-llm");
+    expect(listed).toMatchObject({ kind: "openai-compatible", label: "My LLM (plugin)", baseURL: "http://127.0.0.1:9999/v1", models: ["tiny-1"], needsKey: false });
+    await store.chooseModel("act", { providerId: "plugin-my-llm", modelId: "tiny-1" });
+    expect(await store.provider("plugin-my-llm")).toBeDefined();
+    expect(JSON.parse(mem.get("tabula.providers.v1")!).providers.some((p: { id: string }) => p.id === "plugin-my-llm")).toBe(false);
+    host.disable("local-llm");
+    expect(host.providers).toEqual([]);
+  });
+});
