@@ -305,7 +305,7 @@ export default function AgentPanel(props: {
         disabled={props.readOnly}
         history={prompts}
         commands={session.slashCommands}
-        onSend={(text) => void agent.send(text)}
+        onSend={(text) => void plugins.whenReady().then(() => agent.send(text))}
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
         draft={draft}

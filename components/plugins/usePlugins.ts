@@ -38,6 +38,8 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
   const [logs, setLogs] = useState<string[]>([]);
   const [reloadNonce, setReloadNonce] = useState(0);
   const hostRef = useRef<PluginHost | undefined>(undefined);
+  // Resolves when the session's plugins have loaded: a run must not start before its guards do.
+  const ready = useRef<Promise<void>>(Promise.resolve());
   const switches = useMemo(() => new PluginSwitches(localStorage, ws.meta.id), [ws.meta.id]);
   const users = useMemo(() => new UserPluginStore(localStorage), []);
   const mcpServers = useMemo(() => new McpServerStore(localStorage), []);
@@ -89,7 +91,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
           });
     const failing = (id: string, origin: string, error: string, kind: PluginSource): PluginEntry => ({ name: id, source: kind, origin, sandboxed: true, load: () => Promise.reject(new Error(error)) });
     let cancelled = false;
-    (async () => {
+    ready.current = (async () => {
       ctx.workspaceInfo = await readWorkspaceInfo({ fs: ws.wsfs.fs, dir: ws.wsfs.dir });
       for (const b of builtinPlugins({ definitions: (...args) => tsDefinitions()(...args) })) {
         const id = `built-in:${b.plugin.name}`;
@@ -102,10 +104,6 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
         if (cancelled) return;
         await host.add(d.error || !d.source ? failing(d.id, d.origin, d.error ?? "No source", "workspace") : entryFor(d.id, d.origin, d.source, "workspace"), on[d.id] ?? true);
       }
-      for (const m of mcpServers.list()) {
-        if (cancelled) return;
-        await host.add(mcpEntry({ ...m, source: "user", origin: m.url }), on[`mcp:${m.name}`] ?? true);
-      }
       for (const u of users.list()) {
         if (cancelled) return;
         try {
@@ -115,7 +113,12 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
           await host.add(failing(u.id, `installed: ${u.fileName}`, (e as Error).message, "user"));
         }
       }
-    })();
+      // MCP servers are remote: a slow one must not hold up the first run.
+      for (const m of mcpServers.list()) {
+        if (cancelled) return;
+        void host.add(mcpEntry({ ...m, source: "user", origin: m.url }), on[`mcp:${m.name}`] ?? true);
+      }
+    })().catch(() => undefined);
     return () => {
       cancelled = true;
       off();
@@ -190,5 +193,8 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
     [mcpServers],
   );
 
-  return { statuses, logs, setEnabled, setTrusted, install, uninstall, addMcpServer, removeMcpServer, reload: () => setReloadNonce((n) => n + 1) };
+  /** Wait (at most 10 s) for the session's plugins to load: guards must be in place before a run. */
+  const whenReady = useCallback(() => Promise.race([ready.current, new Promise<void>((r) => setTimeout(r, 10_000))]), []);
+
+  return { statuses, logs, whenReady, setEnabled, setTrusted, install, uninstall, addMcpServer, removeMcpServer, reload: () => setReloadNonce((n) => n + 1) };
 }
