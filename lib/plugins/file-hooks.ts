@@ -11,8 +11,6 @@
  *   TaskComplete / TaskError / TaskCancel   afterRun (completed / failed / aborted)
  *   SessionShutdown  onEvent "session-closed" (the panel leaves the session)
  */
-import { moduleDataUrl } from "./data-url";
-
 export const FILE_HOOK_EVENTS = ["TaskStart", "TaskResume", "UserPromptSubmit", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "TaskCancel", "SessionShutdown"] as const;
 export type FileHookEvent = (typeof FILE_HOOK_EVENTS)[number];
 
@@ -22,19 +20,29 @@ export function fileHookEvent(fileName: string): FileHookEvent | undefined {
   return m && (FILE_HOOK_EVENTS as readonly string[]).includes(m[1]!) ? (m[1] as FileHookEvent) : undefined;
 }
 
+/**
+ * A hook file as a statement of the generated plugin: its `export default` becomes an assignment,
+ * in a block of its own (so two files may use the same names). Imports are refused by the
+ * sandbox like in any plugin.
+ */
+function hookStatement(name: FileHookEvent, source: string): string {
+  if (!/\bexport\s+default\s+/.test(source)) return `{ __hooks[${JSON.stringify(name)}] = () => { throw new Error(".tabula/hooks/${name}.js must export a default function"); }; }`;
+  return `{\n${source.replace(/\bexport\s+default\s+/, `__hooks[${JSON.stringify(name)}] = `)}\n}`;
+}
+
 /** The source of a sandboxed plugin running the given hook files. */
 export function fileHooksPluginSource(files: Partial<Record<FileHookEvent, string>>): string {
-  const urls = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, moduleDataUrl(v!)]));
-  const has = (e: FileHookEvent) => e in urls;
+  const has = (e: FileHookEvent) => e in files;
   const beforeRun = has("TaskStart") || has("TaskResume") || has("UserPromptSubmit");
   const afterRun = has("TaskComplete") || has("TaskError") || has("TaskCancel");
   return `
-const urls = ${JSON.stringify(urls)};
-const cache = {};
+const __hooks = {};
+${Object.entries(files)
+  .map(([k, v]) => hookStatement(k as FileHookEvent, v!))
+  .join("\n")}
 async function run(name, payload) {
-  if (!urls[name]) return undefined;
-  cache[name] ??= import(urls[name]).then((m) => m.default);
-  const fn = await cache[name];
+  const fn = __hooks[name];
+  if (!fn) return undefined;
   if (typeof fn !== "function") throw new Error(".tabula/hooks/" + name + " must export a default function");
   return await fn({ hookName: name, ...payload });
 }

@@ -1,10 +1,13 @@
 /**
  * The sandbox side: runs inside a dedicated Web Worker (or a Node worker thread in tests).
  * Before any plugin code runs, the worker's ways out are removed — storage (IndexedDB, caches),
- * network (fetch, XHR, WebSocket, EventSource), nested workers, importScripts and the raw
- * postMessage — so a plugin reaches the world only through the host calls below. There is no
+ * network (fetch, XHR, WebSocket, WebTransport, EventSource), nested workers, importScripts —
+ * and the ways to make code from strings (eval, Function constructors, string timers), while a
+ * plugin's source may not import anything: a plugin reaches the world only through the host
+ * calls below. There is no
  * DOM in a worker, and model keys live in the page's localStorage, which workers cannot read.
  */
+import "./zod-jitless"; // first: before any schema is created
 import { validatePlugin } from "../manifest";
 import { emptyContributions, recordingApi, withTimeout } from "../load";
 import type { Plugin, PluginContext } from "../types";
@@ -13,7 +16,61 @@ import { Rpc, type Port } from "./rpc";
 import type { LoadParams, PluginDescriptor, SandboxToolContext } from "./protocol";
 import { moduleDataUrl } from "../data-url";
 
-const BLOCKED_GLOBALS = ["indexedDB", "caches", "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "Worker", "SharedWorker", "importScripts", "BroadcastChannel", "localStorage", "sessionStorage", "open"];
+const BLOCKED_GLOBALS = [
+  "indexedDB",
+  "caches",
+  "fetch",
+  "fetchLater",
+  "XMLHttpRequest",
+  "WebSocket",
+  "WebSocketStream",
+  "WebTransport",
+  "EventSource",
+  "Worker",
+  "SharedWorker",
+  "importScripts",
+  "BroadcastChannel",
+  "localStorage",
+  "sessionStorage",
+  "open",
+];
+
+const NO_CODE_FROM_STRINGS = "Making code from strings (eval, Function, string timers) is not available in the plugin sandbox";
+
+/**
+ * Code from strings is the other way to reach the network (`import()` inside an eval'd
+ * string): eval, the Function constructors (also reached as `(() => {}).constructor`) and
+ * string timers are disabled. `Function` keeps its prototype, so `instanceof Function` works.
+ */
+export function disableCodeFromStrings(scope: Record<string, unknown>): void {
+  const Real = Function;
+  const blocked = function () {
+    throw new Error(NO_CODE_FROM_STRINGS);
+  } as unknown as FunctionConstructor;
+  Object.defineProperty(blocked, "prototype", { value: Real.prototype });
+  const protos = [Real.prototype, Object.getPrototypeOf(async function () {}), Object.getPrototypeOf(function* () {}), Object.getPrototypeOf(async function* () {})];
+  for (const proto of protos) Object.defineProperty(proto, "constructor", { value: blocked, configurable: false, writable: false });
+  Object.defineProperty(scope, "Function", { value: blocked, configurable: false, writable: false });
+  Object.defineProperty(scope, "eval", { value: blocked, configurable: false, writable: false });
+  for (const name of ["setTimeout", "setInterval"] as const) {
+    const real = scope[name] as (handler: unknown, ...rest: unknown[]) => unknown;
+    if (typeof real !== "function") continue;
+    Object.defineProperty(scope, name, {
+      value: (handler: unknown, ...rest: unknown[]) => {
+        if (typeof handler !== "function") throw new Error(NO_CODE_FROM_STRINGS);
+        return real.call(scope, handler, ...rest);
+      },
+      configurable: false,
+      writable: false,
+    });
+  }
+}
+
+/** A plugin is one self-contained file: `import`/`export … from` would load code (or reach the network). */
+export function findImport(source: string): string | undefined {
+  const m = /\bimport\s*\(|(?:^|[;\n])\s*import\s+(?:[\w$*{}\s,]+\s+from\s*)?["']|(?:^|[;\n])\s*export\s+(?:\*|\{[^}]*\})\s*from\s*["']/.exec(source);
+  return m ? source.slice(m.index, m.index + 60).trim() : undefined;
+}
 
 /** Remove the worker's ways out (best effort per global; what cannot be removed is reported). */
 export function hardenGlobals(scope: Record<string, unknown>): string[] {
@@ -42,7 +99,13 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
 
   rpc.handle("load", async (p: LoadParams): Promise<PluginDescriptor> => {
     if (plugin) throw new Error("A plugin is already loaded in this sandbox");
-    if (opts.harden !== false) hardenGlobals(opts.scope ?? (globalThis as unknown as Record<string, unknown>));
+    const found = findImport(p.source);
+    if (found) throw new Error(`Plugin ${p.name} could not be loaded: a plugin is a single file, and import is not available in the sandbox (found ${JSON.stringify(found)})`);
+    if (opts.harden !== false) {
+      const scope = opts.scope ?? (globalThis as unknown as Record<string, unknown>);
+      hardenGlobals(scope);
+      disableCodeFromStrings(scope);
+    }
     let mod: Record<string, unknown>;
     try {
       mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ moduleDataUrl(p.source))) as Record<string, unknown>;
