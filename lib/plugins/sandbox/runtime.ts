@@ -4,8 +4,8 @@
  * network (fetch, XHR, WebSocket, WebTransport, EventSource), nested workers, importScripts —
  * and the ways to make code from strings (eval, Function constructors, string timers), while a
  * plugin's source may not import anything: a plugin reaches the world only through the host
- * calls below. There is no
- * DOM in a worker, and model keys live in the page's localStorage, which workers cannot read.
+ * calls below. There is no DOM in a worker, and model keys live in the page's localStorage,
+ * which workers cannot read.
  */
 import "./zod-jitless"; // first: before any schema is created
 import { validatePlugin } from "../manifest";
