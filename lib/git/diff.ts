@@ -1,6 +1,7 @@
 /** Reading the committed version of a file, for the editor's diff view. */
 import git from "isomorphic-git";
 import { gitArgs, hasCode, joinPath, repoPath, type GitRepo } from "./types";
+import { looksBinary } from "./binary";
 
 export type FileDiff = {
   /** Text at HEAD; null when HEAD has no such file (or there is no commit yet). */
@@ -12,13 +13,7 @@ export type FileDiff = {
   binary: boolean;
 };
 
-const BINARY_SNIFF_BYTES = 8000;
-
-export function looksBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, BINARY_SNIFF_BYTES);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
-}
+export { looksBinary };
 
 function decode(bytes: Uint8Array): string {
   // ignoreBOM keeps a BOM visible, so a BOM-only change still shows up in the diff.

@@ -17,7 +17,7 @@ import { envelope, parseEnvelope, type SessionEnvelope } from "./schema";
 import { isEnvFile, mergeFindings, redactDeep, redactText, type Finding, type SecretKind } from "./secrets";
 import { sessionCommit, SESSION_REF_PREFIX } from "./session-bundle";
 // A NUL in the first 8000 bytes marks a binary file (shared as is, not scanned).
-import { looksBinary as isBinary } from "../git/diff";
+import { looksBinary as isBinary } from "../git/binary";
 
 type Engine = typeof import("../checkpoints/index");
 

@@ -5,7 +5,7 @@
  * as `git add` would, which is what makes the next step fast).
  */
 import { diffLines } from "diff";
-import { looksBinary as isBinary } from "../git/diff";
+import { looksBinary as isBinary } from "../git/binary";
 import type { Workspace } from "../checkpoints/engine";
 import type { DiffEntry } from "../checkpoints/checkpoint";
 

@@ -270,11 +270,7 @@ export function decodeText(b: Uint8Array): string {
 }
 
 /** git's rule: a NUL in the first 8000 bytes means binary. */
-export function isBinary(b: Uint8Array): boolean {
-  const n = Math.min(b.length, 8000);
-  for (let i = 0; i < n; i++) if (b[i] === 0) return true;
-  return false;
-}
+export { looksBinary as isBinary } from "../../git/binary";
 
 /** Translate a POSIX basic regular expression (git grep's default) into a JS one. */
 export function breToJs(bre: string): string {
