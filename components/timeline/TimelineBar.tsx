@@ -1,6 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
 import type { Tick } from "@/lib/timeline";
+import { NameForm } from "@/components/common/NameForm";
 
 function timeOf(ms: number): string {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
@@ -31,8 +32,7 @@ export function TimelineBar(props: {
   const n = ticks.length; // position n = now
   const pos = selected ?? n;
   const track = useRef<HTMLDivElement>(null);
-  const [naming, setNaming] = useState<string | null>(null);
-  const [error, setError] = useState<string>();
+  const [naming, setNaming] = useState(false);
 
   const go = (p: number) => props.onSelect(p >= n ? null : Math.max(0, p));
   const left = (p: number) => (n === 0 ? 100 : (p / n) * 100);
@@ -50,30 +50,18 @@ export function TimelineBar(props: {
       <div className="timeline-head">
         <span className="muted">Timeline</span>
         <span className="spacer" />
-        {props.viewOnly ? null : naming === null ? (
-          <button onClick={() => setNaming("")} disabled={props.disabled} aria-label="New save point" title="Snapshot the workspace now, as a named point to come back to">
+        {props.viewOnly ? null : !naming ? (
+          <button onClick={() => setNaming(true)} disabled={props.disabled} aria-label="New save point" title="Snapshot the workspace now, as a named point to come back to">
             + Save point
           </button>
         ) : (
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setError(undefined);
-              props
-                .onSavePoint(naming.trim() || undefined)
-                .then(() => setNaming(null))
-                .catch((err: Error) => setError(err.message));
-            }}
-          >
-            <input autoFocus aria-label="Save point name" placeholder="Name (optional)" value={naming} onChange={(e) => setNaming(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setNaming(null)} />
-            <button className="primary" type="submit">
-              Save
-            </button>
-            <button type="button" onClick={() => setNaming(null)}>
-              Cancel
-            </button>
-          </form>
+          <NameForm
+            label="Save point name"
+            placeholder="Name (optional)"
+            submitLabel="Save"
+            onSubmit={(name) => props.onSavePoint(name.trim() || undefined).then(() => setNaming(false))}
+            onCancel={() => setNaming(false)}
+          />
         )}
         {!props.viewOnly && (
           <button onClick={props.onHistory} aria-pressed={props.historyOpen} title="Every session's checkpoints, storage and pruning">
@@ -81,11 +69,6 @@ export function TimelineBar(props: {
           </button>
         )}
       </div>
-      {error && (
-        <div className="error" role="alert">
-          {error}
-        </div>
-      )}
       {n === 0 ? (
         <div className="timeline-label muted">No checkpoints yet: each run snapshots the workspace before it changes anything.</div>
       ) : (

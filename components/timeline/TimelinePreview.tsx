@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { Preview, PreviewFile, RestoreChoice, Tick } from "@/lib/timeline";
 import { Dialog } from "@/components/common/Dialog";
+import { NameForm } from "@/components/common/NameForm";
 import { tickText } from "./TimelineBar";
 
 const CHANGE_WORDS: Record<PreviewFile["change"], string> = { added: "comes back", modified: "modified", deleted: "removed" };
@@ -47,12 +48,12 @@ export function TimelinePreview(props: {
   const [confirm, setConfirm] = useState<RestoreChoice>();
   const [error, setError] = useState<string>();
   const [since, setSince] = useState<{ path: string; change: string }[]>();
-  const [renaming, setRenaming] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState(false);
 
   useEffect(() => {
     setSince(undefined);
     setError(undefined);
-    setRenaming(null);
+    setRenaming(false);
     if (!tick.since || !props.changesSince) return;
     let cancelled = false;
     props
@@ -78,28 +79,14 @@ export function TimelinePreview(props: {
             {tick.pinned ? "Unpin" : "Pin"}
           </button>
         )}
-        {props.onRename && renaming === null && (
-          <button className="link" onClick={() => setRenaming(tick.detail ?? "")}>
+        {props.onRename && !renaming && (
+          <button className="link" onClick={() => setRenaming(true)}>
             Rename
           </button>
         )}
       </div>
-      {renaming !== null && (
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            props.onRename!(renaming).then(() => setRenaming(null), (err: Error) => setError(err.message));
-          }}
-        >
-          <input autoFocus aria-label="New name" value={renaming} onChange={(e) => setRenaming(e.target.value)} />
-          <button className="primary" type="submit">
-            Rename
-          </button>
-          <button type="button" onClick={() => setRenaming(null)}>
-            Cancel
-          </button>
-        </form>
+      {renaming && (
+        <NameForm label="New name" initial={tick.detail ?? ""} submitLabel="Rename" onSubmit={(name) => props.onRename!(name).then(() => setRenaming(false))} onCancel={() => setRenaming(false)} />
       )}
       {since && since.length > 0 && (
         <div className="muted" data-testid="changes-since">
