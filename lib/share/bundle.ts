@@ -8,6 +8,7 @@
  */
 import git from "isomorphic-git";
 import type { IsoFs } from "../fs";
+import { mkdirp, toHex } from "../checkpoints/util";
 
 export type Repo = { fs: IsoFs; dir: string };
 export type BundleRef = { name: string; oid: string };
@@ -119,18 +120,13 @@ export function parseBundle(bytes: Uint8Array, maxBytes = Infinity): ParsedBundl
   return { version: version as 2 | 3, refs, pack };
 }
 
-function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
-  return s;
-}
 
 /**
  * Put a bundle's objects into a repository (as an indexed pack) and check that every ref it
  * names resolves. Refs are returned, not written: the caller decides which to create.
  */
 export async function importBundleObjects(repo: Repo, parsed: ParsedBundle): Promise<BundleRef[]> {
-  const name = `pack-${hex(parsed.pack.subarray(parsed.pack.length - 20))}`;
+  const name = `pack-${toHex(parsed.pack.subarray(parsed.pack.length - 20))}`;
   const rel = `.git/objects/pack/${name}.pack`;
   const abs = `${repo.dir.replace(/\/$/, "")}/${rel}`;
   await git.init({ fs: repo.fs, dir: repo.dir }).catch(() => undefined);
@@ -152,17 +148,3 @@ export async function importBundleObjects(repo: Repo, parsed: ParsedBundle): Pro
   return parsed.refs;
 }
 
-async function mkdirp(fs: IsoFs, abs: string): Promise<void> {
-  let cur = "";
-  for (const part of abs.split("/").filter(Boolean)) {
-    cur += "/" + part;
-    try {
-      await fs.promises.mkdir(cur);
-    } catch (e) {
-      if ((e as { code?: string }).code !== "EEXIST") {
-        const st = await fs.promises.stat(cur).catch(() => null);
-        if (!st?.isDirectory()) throw e;
-      }
-    }
-  }
-}
