@@ -4,14 +4,14 @@
  * POST /api/shares and opened at `/s/<id>`. Links the user published are remembered in this
  * browser, with their delete secrets, so they can be revoked later.
  */
+import { bytesToBase64 } from "../encoding/base64";
+
 export const FRAGMENT_LIMIT = 32 * 1024;
 
 export type PublishedLink = { kind: "fragment"; url: string } | { kind: "server"; url: string; id: string; deleteSecret: string; expiresAt?: number };
 
 export function toBase64Url(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return bytesToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 export function fromBase64Url(text: string): Uint8Array {
