@@ -56,6 +56,8 @@ export default function AgentPanel(props: {
   const [shareOpen, setShareOpen] = useState(false);
   const [pluginsOpen, setPluginsOpen] = useState(false);
   const plugins = usePlugins(props.ws, session, agent.settings);
+  // Every run waits for the session's plugins: their guards must be in place before its first call.
+  const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, agent.version);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
@@ -247,9 +249,9 @@ export default function AgentPanel(props: {
             if (d.kind === "approve") {
               // The user's click is the only way from Plan to Act.
               agent.setMode("act");
-              void agent.send(`Carry out this approved plan, step by step:\n\n${d.brief}`);
+              send(`Carry out this approved plan, step by step:\n\n${d.brief}`);
             } else {
-              void agent.send(`The plan was rejected. Feedback: ${d.feedback}\nRevise the plan and submit it again with submit_plan.`);
+              send(`The plan was rejected. Feedback: ${d.feedback}\nRevise the plan and submit it again with submit_plan.`);
             }
           }}
           onFork={(id) => void agent.fork(id)}
@@ -263,7 +265,7 @@ export default function AgentPanel(props: {
             onClick={() => {
               const changed = [...props.ws.decorations].filter(([, d]) => d !== "ignored").map(([p]) => p);
               const against = reviewBase ? `the branch ${reviewBase} (use git diff ${reviewBase})` : "HEAD";
-              void agent.send(
+              send(
                 `Review the changes in the working tree against ${against}${!reviewBase && changed.length ? ` (changed: ${changed.join(", ")})` : ""}. Record each finding with add_review_node, then publish a verdict with finalize_review.`,
               );
             }}
@@ -305,7 +307,7 @@ export default function AgentPanel(props: {
         disabled={props.readOnly}
         history={prompts}
         commands={session.slashCommands}
-        onSend={(text) => void plugins.whenReady().then(() => agent.send(text))}
+        onSend={(text) => send(text)}
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
         draft={draft}
