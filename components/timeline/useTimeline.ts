@@ -29,8 +29,9 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
   const [reloadNonce, setReloadNonce] = useState(0);
   const [treeVersion, setTreeVersion] = useState(0);
 
-  // Reload when the session's shape changes (a run starts or ends, messages come and go), not on every streamed token.
-  const shapeKey = session ? `${session.id}:${session.running}:${session.runs.length}:${session.messages.length}:${session.checkpoints.length}` : "";
+  // Reload when the session's shape changes: a run starts or ends, a checkpoint lands, the
+  // conversation is rewound while idle. Not on each message of a running turn.
+  const shapeKey = session ? `${session.id}:${session.running}:${session.runs.length}:${session.checkpoints.length}:${session.running ? "" : session.messages.length}` : "";
   useEffect(() => {
     if (!session) return;
     let cancelled = false;
