@@ -4,7 +4,7 @@ import type { GitContext } from "./context";
 import { diffTrees } from "./diff";
 import { restorePaths } from "./stage";
 import { setHead, switchTree } from "./tree";
-import { fatal, GitError, globToRegExp, parseArgs } from "./util";
+import { fatal, GitError, pathspecToRegExp, parseArgs } from "./util";
 
 const VALID_REF = /^(?!\/|.*(?:\/\.|\.\.|@\{|\/\/|\.lock$|\.$|\/$))[^\x00-\x20~^:?*[\\\x7f]+$/;
 
@@ -110,7 +110,7 @@ export async function cmdBranch(ctx: GitContext, args: string[]): Promise<number
   if (a.has("-r")) return 0; // no remote-tracking branches in the browser
   const names = (await git.listBranches({ ...ctx.a })).sort();
   if (current && !names.includes(current) && (await ctx.headOid()) !== null) names.push(current);
-  const patterns = pos.map((p) => globToRegExp(p));
+  const patterns = pos.map((p) => pathspecToRegExp(p));
   const head = await ctx.headOid();
   let rows: { name: string; current: boolean; oid: string | null }[] = [];
   if (!current && head) rows.push({ name: `(HEAD detached at ${head.slice(0, 7)})`, current: true, oid: head });

@@ -9,7 +9,7 @@ import type { IsoFs, IsoFsPromises } from "../../fs/types";
 import type { WorkspaceFs } from "../../fs/workspace-fs";
 import { statusAll, type StatusEntry } from "../../git/status";
 import { relativePath, toShellPath } from "../paths";
-import { fatal, GitError, globToRegExp, hasGlob, parseGitDate } from "./util";
+import { fatal, GitError, pathspecToRegExp, hasGlob, parseGitDate } from "./util";
 
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 export const ZERO_OID = "0000000000000000000000000000000000000000";
@@ -164,7 +164,7 @@ export class GitContext {
     const parts = specs.map((s) => {
       if (hasGlob(s)) {
         const prefix = this.cwdRel === "" ? "" : this.cwdRel + "/";
-        const re = globToRegExp(prefix + s.replace(/^\.\//, ""));
+        const re = pathspecToRegExp(prefix + s.replace(/^\.\//, ""));
         return (rel: string) => re.test(rel);
       }
       const base = this.repoPath(s);

@@ -3,7 +3,7 @@ import { diffArrays } from "diff";
 import git from "isomorphic-git";
 import type { GitContext } from "./context";
 import { collapseUntracked } from "./status";
-import { breToJs, cquote, decodeText, fatal, formatIsoDate, GitError, globToRegExp, isBinary, parseArgs } from "./util";
+import { breToJs, cquote, decodeText, fatal, formatIsoDate, GitError, pathspecToRegExp, isBinary, parseArgs } from "./util";
 
 // ---- rev-parse --------------------------------------------------------------------------------
 
@@ -425,7 +425,7 @@ export async function cmdTag(ctx: GitContext, args: string[]): Promise<number> {
     return rc;
   }
   if (a.has("-l") || a.has("-n") || pos.length === 0) {
-    const patterns = pos.map((p) => globToRegExp(p));
+    const patterns = pos.map((p) => pathspecToRegExp(p));
     const tags = (await git.listTags({ ...ctx.a })).filter((t) => patterns.length === 0 || patterns.some((re) => re.test(t))).sort();
     const n = a.get("-n");
     for (const t of tags) {

@@ -290,8 +290,8 @@ export function breToJs(bre: string): string {
   return out;
 }
 
-/** Glob (pathspec magic-less wildcard) → RegExp matching a whole repo-relative path. */
-export function globToRegExp(glob: string): RegExp {
+/** A git pathspec wildcard → RegExp over a whole repo-relative path ("*" crosses "/", unlike lib/tools' path globs). */
+export function pathspecToRegExp(glob: string): RegExp {
   let re = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
