@@ -11,12 +11,13 @@ export function PluginsPanel(props: {
   onInstall: (file: File) => void;
   onUninstall: (name: string) => void;
   onReload: () => void;
-  onAddMcp: (name: string, url: string) => void;
+  onAddMcp: (name: string, url: string, token?: string) => void;
   onRemoveMcp: (name: string) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [mcpName, setMcpName] = useState("");
   const [mcpUrl, setMcpUrl] = useState("");
+  const [mcpToken, setMcpToken] = useState("");
   const [mcpError, setMcpError] = useState<string>();
   return (
     <div className="plugins-panel" aria-label="Plugins">
@@ -48,9 +49,10 @@ export function PluginsPanel(props: {
           e.preventDefault();
           setMcpError(undefined);
           try {
-            props.onAddMcp(mcpName, mcpUrl);
+            props.onAddMcp(mcpName, mcpUrl, mcpToken || undefined);
             setMcpName("");
             setMcpUrl("");
+            setMcpToken("");
           } catch (err) {
             setMcpError((err as Error).message);
           }
@@ -58,6 +60,16 @@ export function PluginsPanel(props: {
       >
         <input aria-label="MCP server name" placeholder="MCP server name" value={mcpName} onChange={(e) => setMcpName(e.target.value)} style={{ width: 120 }} />
         <input aria-label="MCP server URL" placeholder="https://…/mcp (Streamable HTTP)" value={mcpUrl} onChange={(e) => setMcpUrl(e.target.value)} style={{ flex: 1 }} />
+        <input
+          aria-label="MCP server token"
+          type="password"
+          autoComplete="off"
+          placeholder="Bearer token (optional)"
+          title="Sent as Authorization: Bearer … to this server only; kept in this browser like model keys"
+          value={mcpToken}
+          onChange={(e) => setMcpToken(e.target.value)}
+          style={{ width: 150 }}
+        />
         <button type="submit" disabled={!mcpName.trim() || !mcpUrl.trim()}>
           Add MCP server
         </button>
@@ -105,6 +117,11 @@ export function PluginsPanel(props: {
               </div>
             )}
             {p.state.status === "disabled" && <div className="muted" style={{ fontSize: 12 }}>Disabled</div>}
+            {p.warnings?.map((w) => (
+              <div key={w} className="warning" role="status" style={{ fontSize: 12 }}>
+                {w}
+              </div>
+            ))}
           </li>
         ))}
         {props.statuses.length === 0 && <li className="muted">Loading plugins…</li>}

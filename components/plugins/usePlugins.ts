@@ -114,7 +114,7 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
         }
       }
       // MCP servers are remote: a slow one must not hold up the first run.
-      for (const m of mcpServers.list()) {
+      for (const m of mcpServers.connections()) {
         if (cancelled) return;
         void host.add(mcpEntry({ ...m, source: "user", origin: m.url }), on[`mcp:${m.name}`] ?? true);
       }
@@ -178,8 +178,8 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
   );
 
   const addMcpServer = useCallback(
-    (name: string, url: string) => {
-      mcpServers.add(name, url);
+    (name: string, url: string, token?: string) => {
+      mcpServers.add(name, url, token);
       setReloadNonce((n) => n + 1);
     },
     [mcpServers],

@@ -20,16 +20,27 @@ export type PluginEntry = {
   load(): Promise<{ manifest: PluginManifest; contributions: Contributions }>;
   /** Release it (terminate its worker). */
   dispose?(): void;
+  /** Contributions changed on the plugin's side (an MCP server's tool list): load it again. */
+  watch?(onChange: () => void): () => void;
 };
 
-export type PluginStatus = { name: string; source: PluginSource; origin: string; sandboxed: boolean; manifest?: PluginManifest; state: PluginState };
+export type PluginStatus = {
+  name: string;
+  source: PluginSource;
+  origin: string;
+  sandboxed: boolean;
+  manifest?: PluginManifest;
+  state: PluginState;
+  /** Contributions that were refused while the plugin loaded (a tool name already taken). */
+  warnings?: string[];
+};
 
 type ModelInfo = { provider?: string; modelId?: string } | undefined;
 
-export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode">;
+export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "allTools" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode">;
 
 export class PluginHost {
-  private readonly entries = new Map<string, { entry: PluginEntry; status: PluginStatus; detach?: () => void }>();
+  private readonly entries = new Map<string, { entry: PluginEntry; status: PluginStatus; detach?: () => void; unwatch?: () => void }>();
   private readonly listeners = new Set<() => void>();
   readonly providers: ProviderContribution[] = [];
 
@@ -60,7 +71,7 @@ export class PluginHost {
   async add(entry: PluginEntry, enabled = true): Promise<PluginStatus> {
     const name = entry.name;
     if (this.entries.has(name)) await this.remove(name);
-    const record: { entry: PluginEntry; status: PluginStatus; detach?: () => void } = {
+    const record: { entry: PluginEntry; status: PluginStatus; detach?: () => void; unwatch?: () => void } = {
       entry,
       status: { name, source: entry.source, origin: entry.origin, sandboxed: entry.sandboxed, state: { status: "disabled" } },
     };
@@ -75,10 +86,31 @@ export class PluginHost {
     if (!rec || rec.status.state.status === "loaded") return;
     try {
       const { manifest, contributions } = await rec.entry.load();
-      rec.status = { ...rec.status, manifest, state: { status: "loaded" } };
-      rec.detach = this.commit(name, manifest, contributions);
+      const warnings: string[] = [];
+      rec.detach = this.commit(name, manifest, contributions, warnings);
+      rec.status = { ...rec.status, manifest, state: { status: "loaded" }, warnings: warnings.length ? warnings : undefined };
+      rec.unwatch ??= rec.entry.watch?.(() => void this.refresh(name));
     } catch (e) {
       rec.entry.dispose?.();
+      rec.status = { ...rec.status, state: { status: "failed", error: (e as Error).message } };
+    }
+    this.changed();
+  }
+
+  /** Load a loaded plugin again in place (its contributions changed), without releasing it. */
+  async refresh(name: string): Promise<void> {
+    const rec = this.entries.get(name);
+    if (!rec || rec.status.state.status !== "loaded") return;
+    try {
+      const { manifest, contributions } = await rec.entry.load();
+      if (this.entries.get(name) !== rec || rec.status.state.status !== "loaded") return;
+      rec.detach?.();
+      const warnings: string[] = [];
+      rec.detach = this.commit(name, manifest, contributions, warnings);
+      rec.status = { ...rec.status, manifest, warnings: warnings.length ? warnings : undefined };
+    } catch (e) {
+      rec.detach?.();
+      rec.detach = undefined;
       rec.status = { ...rec.status, state: { status: "failed", error: (e as Error).message } };
     }
     this.changed();
@@ -87,6 +119,8 @@ export class PluginHost {
   disable(name: string): void {
     const rec = this.entries.get(name);
     if (!rec) return;
+    rec.unwatch?.();
+    rec.unwatch = undefined;
     rec.detach?.();
     rec.detach = undefined;
     rec.entry.dispose?.();
@@ -104,10 +138,19 @@ export class PluginHost {
     for (const name of [...this.entries.keys()]) this.disable(name);
   }
 
-  private commit(name: string, manifest: PluginManifest, c: Contributions): () => void {
+  private commit(name: string, manifest: PluginManifest, c: Contributions, warnings: string[]): () => void {
     const applies = () => matchesTargeting(manifest, this.opts.currentModel?.());
     const offs: (() => void)[] = [];
-    for (const tool of c.tools) offs.push(this.session.addTool(gateTool(tool, name, applies)));
+    // A tool never silently replaces another one (built-in, or another plugin's).
+    const taken = new Set(this.session.allTools.map((t) => t.name));
+    for (const tool of c.tools) {
+      if (taken.has(tool.name)) {
+        warnings.push(`The tool ${tool.name} was not added: a tool of that name exists already.`);
+        continue;
+      }
+      taken.add(tool.name);
+      offs.push(this.session.addTool(gateTool(tool, name, applies)));
+    }
     for (const cmd of c.commands) offs.push(this.session.registerCommand(cmd));
     if (applies()) for (const r of c.rules) offs.push(this.session.registerRule(`plugin:${name}:${r.id}`, r.content));
     for (const b of c.builders) offs.push(this.session.addMessageBuilder({ name: `${name}:${b.name}`, build: (msgs, ctx) => (applies() ? b.build(msgs, ctx) : msgs) }));

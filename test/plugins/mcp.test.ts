@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpClient, mcpEntry, mcpToolName } from "../../lib/plugins/mcp";
+import { McpClient, mcpEntry, mcpToolName, resultToText } from "../../lib/plugins/mcp";
 import { PluginHost } from "../../lib/plugins/host";
 import { validatePlugin } from "../../lib/plugins/manifest";
 import { setupInProcess } from "../../lib/plugins/load";
@@ -16,6 +16,7 @@ const seen: { method: string; session?: string }[] = [];
 
 beforeAll(async () => {
   server = http.createServer(async (req, res) => {
+    if (req.method !== "POST") return void res.writeHead(405).end();
     let body = "";
     for await (const chunk of req) body += chunk;
     const msg = JSON.parse(body) as { id?: number; method: string; params?: { name?: string; arguments?: { text?: string } } };
@@ -49,7 +50,7 @@ describe("MCP (Streamable HTTP)", () => {
     seen.length = 0;
     const c = new McpClient(url);
     expect((await c.listTools()).map((t) => t.name)).toEqual(["echo", "fail"]);
-    expect(await c.callTool("echo", { text: "hi" })).toEqual({ text: "echo: hi", isError: false });
+    expect(resultToText(await c.callTool("echo", { text: "hi" }))).toBe("echo: hi");
     expect(seen.map((s) => s.method)).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call"]);
     expect(seen.slice(1).every((s) => s.session === "sess-1")).toBe(true);
     expect(() => new McpClient("file:///etc/passwd")).toThrow(/must be http/);
@@ -62,8 +63,9 @@ describe("MCP (Streamable HTTP)", () => {
     const plugin = validatePlugin({ name: "echo-mcp", manifest: { capabilities: ["mcp"] }, setup: (api: { registerMcpServer(s: unknown): void }) => api.registerMcpServer({ name: "echo", url }) });
     const ctx = { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: "s", mode: "act" }, logger: console };
     await host.add({ name: "echo-mcp", source: "workspace", origin: "x", sandboxed: false, load: async () => ({ manifest: plugin.manifest, contributions: await setupInProcess(plugin, ctx) }) });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(host.list().map((p) => `${p.name}:${p.state.status}`)).toEqual(["echo-mcp:loaded", "mcp:echo:loaded"]);
+    const states = () => host.list().map((p) => `${p.name}:${p.state.status}`);
+    for (const end = Date.now() + 5_000; states().join() !== "echo-mcp:loaded,mcp:echo:loaded" && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    expect(states()).toEqual(["echo-mcp:loaded", "mcp:echo:loaded"]);
     await t.session.run("echo");
     expect(t.of("approval-requested").map((e) => e.toolName)).toEqual(["mcp__echo__echo", "mcp__echo__fail"]);
     const [ok, bad] = t.of("tool-call-finished");
