@@ -122,6 +122,7 @@ test("an MCP server added in the Plugins view: its tools reach the model and wai
   const mcp = http.createServer(async (req, res) => {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-expose-headers": "mcp-session-id" };
     if (req.method === "OPTIONS") return void res.writeHead(204, cors).end();
+    if (req.method !== "POST") return void res.writeHead(405, cors).end(); // no GET stream, no DELETE
     let body = "";
     for await (const chunk of req) body += chunk;
     const msg = JSON.parse(body) as { id?: number; method: string; params?: { arguments?: { text?: string } } };

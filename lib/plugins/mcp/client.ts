@@ -80,8 +80,10 @@ export class McpClient {
     return h;
   }
 
-  private get fetchImpl(): typeof fetch {
-    return this.opts.fetch ?? fetch;
+  /** Called as a plain function: the browser's fetch refuses any other `this` ("Illegal invocation"). */
+  private fetchImpl(input: string, init: RequestInit): Promise<Response> {
+    const f = this.opts.fetch ?? globalThis.fetch;
+    return f(input, init);
   }
 
   /** POST one message; for a request, resolve with its response (read from JSON or SSE). */
