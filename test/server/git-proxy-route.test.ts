@@ -106,13 +106,14 @@ describe("git proxy route against real local servers", () => {
     const s = await serve((_req, res) => refs(res));
     const url = `${s.base}/r.git/info/refs?service=git-upload-pack`;
     const proxy = local();
-    for (const headers of [
+    const refusedCallers: Record<string, string>[] = [
       { "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "same-site" }, // a sibling origin, e.g. a preview page
       { "sec-fetch-site": "none" },
       { "sec-fetch-site": "same-origin", origin: "http://localhost:3000" },
       { "sec-fetch-site": "same-origin", origin: "null" },
-    ]) {
+    ];
+    for (const headers of refusedCallers) {
       const r = await call(proxy, url, { headers });
       expect(r.status, JSON.stringify(headers)).toBe(403);
     }
