@@ -5,7 +5,7 @@ import git from "isomorphic-git";
 import type { SessionData } from "@/lib/agent/session";
 import type { AgentMessage } from "@/lib/agent";
 import { buildTimeline, conversationAt, type Tick } from "@/lib/timeline";
-import { fetchShare, fromBase64Url } from "@/lib/share/links";
+import { fetchShare } from "@/lib/share/links";
 import type { SharePackage } from "@/lib/share/package";
 import { openLightningFs, deleteWorkspaceStorage } from "@/lib/fs/lightning";
 import { randomId } from "@/lib/agent/ids";
@@ -43,17 +43,11 @@ export default function ReplayView(props: { id?: string }) {
     const name = `replay-${randomId(10)}`;
     let cancelled = false;
     (async () => {
-      let bytes: Uint8Array;
-      if (props.id) bytes = await fetchShare(location.origin, props.id);
-      else {
-        const frag = location.hash.slice(1);
-        if (!frag) throw new Error("This link holds no session.");
-        bytes = fromBase64Url(frag);
-      }
-      const [{ parseSharePackage }, { importSessionBundle }, engine] = await Promise.all([import("@/lib/share/package"), import("@/lib/share/session-bundle"), import("@/lib/checkpoints")]);
-      const pkg = parseSharePackage(bytes);
+      const input = props.id ? { bytes: await fetchShare(location.origin, props.id) } : { fragment: location.hash.slice(1) };
+      if ("fragment" in input && !input.fragment) throw new Error("This link holds no session.");
+      const [{ openSharedPackage }, engine] = await Promise.all([import("@/lib/share/open-link"), import("@/lib/checkpoints")]);
       const ws = { fs: openLightningFs(name), dir: "/" };
-      const imported = await importSessionBundle(engine, ws, pkg.bundleBytes);
+      const { pkg, imported } = await openSharedPackage(input, engine, ws);
       const session = imported.session ?? pkg.envelope.session;
       const ticks = buildTimeline(await engine.listCheckpoints(ws, { sessionId: session.id }), session.messages);
       if (!cancelled) {

@@ -2,9 +2,9 @@
 import { useRef, useState } from "react";
 import { workspaceManager } from "@/components/services/browser-env";
 import type { WorkspaceMeta } from "@/lib/workspaces/registry";
-import { readZip } from "@/lib/workspaces/zip";
+import { inspectZip, judgeZipSize, readZip } from "@/lib/workspaces/zip";
 import { stripCommonRoot, type ImportEntry } from "@/lib/workspaces/import-entries";
-import { ProgressBar } from "@/components/common/Dialog";
+import { ConfirmDialog, ProgressBar } from "@/components/common/Dialog";
 import { SessionStore } from "@/lib/sessions";
 import { ProviderSettingsStore } from "@/lib/providers";
 import type { SessionImport } from "@/lib/share/session-bundle";
@@ -19,6 +19,8 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
   const folderInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<{ done: number; total?: number; label: string }>();
   const [error, setError] = useState<string>();
+  /** A large archive waits here until the user has seen its size and said yes. */
+  const [largeZip, setLargeZip] = useState<{ name: string; bytes: Uint8Array; message: string }>();
 
   const run = async (name: string, kind: "zip" | "folder", read: () => Promise<ImportEntry[]>) => {
     setError(undefined);
@@ -36,9 +38,22 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
     }
   };
 
-  const onZip = (file: File | undefined) => {
+  const importZip = (name: string, bytes: Uint8Array) => void run(name, "zip", () => readZip(bytes));
+
+  // The size is judged from the archive's directory before anything is expanded.
+  const onZip = async (file: File | undefined) => {
     if (!file) return;
-    void run(file.name.replace(/\.zip$/i, ""), "zip", async () => readZip(new Uint8Array(await file.arrayBuffer())));
+    setError(undefined);
+    const name = file.name.replace(/\.zip$/i, "");
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const verdict = judgeZipSize(inspectZip(bytes));
+      if (verdict.verdict === "refuse") setError(`Import refused: ${verdict.message} Nothing was created.`);
+      else if (verdict.verdict === "confirm") setLargeZip({ name, bytes, message: verdict.message });
+      else importZip(name, bytes);
+    } catch (e) {
+      setError(`Import failed: ${(e as Error).message} Nothing was created.`);
+    }
   };
 
   const onBundle = async (file: File | undefined) => {
@@ -86,7 +101,17 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
         </button>
       </div>
       <input ref={bundleInput} type="file" accept=".bundle" hidden data-testid="import-bundle-input" onChange={(e) => void onBundle(e.target.files?.[0])} />
-      <input ref={zipInput} type="file" accept=".zip,application/zip" hidden data-testid="import-zip-input" onChange={(e) => onZip(e.target.files?.[0])} />
+      <input
+        ref={zipInput}
+        type="file"
+        accept=".zip,application/zip"
+        hidden
+        data-testid="import-zip-input"
+        onChange={(e) => {
+          void onZip(e.target.files?.[0]);
+          e.target.value = ""; // the same file can be chosen again after a Cancel
+        }}
+      />
       <input
         ref={folderInput}
         type="file"
@@ -96,6 +121,18 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
         multiple
         onChange={(e) => onFolder(e.target.files)}
       />
+      {largeZip && (
+        <ConfirmDialog
+          title="Import a large archive?"
+          message={largeZip.message}
+          confirmLabel="Import"
+          onCancel={() => setLargeZip(undefined)}
+          onConfirm={() => {
+            setLargeZip(undefined);
+            importZip(largeZip.name, largeZip.bytes);
+          }}
+        />
+      )}
       {progress && <ProgressBar {...progress} />}
       {error && <p className="error" role="alert">{error}</p>}
     </div>

@@ -39,6 +39,30 @@ export function checkGitProxyRequest(method: string, rawTarget: string | null, c
   return { ok: false, status: 405, error: `Method ${method} is not proxied.` };
 }
 
+export type CallerDecision = { ok: true } | { ok: false; error: string };
+
+/**
+ * The proxy answers only the app's own pages. Browsers say where a request comes from in
+ * `Sec-Fetch-Site` (and `Origin` on cross-origin requests): anything other than "same-origin" — another
+ * site, a sibling origin such as a preview page, a sandboxed frame — is refused. A client that sends
+ * neither is not a web page acting for someone else (curl, a script), and gets the same address checks.
+ */
+export function checkCaller(headers: Headers, appHosts: readonly (string | null | undefined)[]): CallerDecision {
+  const site = headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return { ok: false, error: "The git proxy answers only the app's own pages." };
+  const origin = headers.get("origin");
+  if (origin !== null) {
+    let host: string | null = null;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      // "null" (an opaque origin) and other non-URLs are refused below
+    }
+    if (!host || !appHosts.includes(host)) return { ok: false, error: "The git proxy answers only the app's own pages." };
+  }
+  return { ok: true };
+}
+
 /** An upstream answer is forwarded only if it is what a git server says to these two requests. */
 export function isGitResponseType(method: string, contentType: string | null): boolean {
   const ct = (contentType ?? "").split(";")[0].trim();

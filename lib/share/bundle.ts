@@ -17,8 +17,9 @@ export class BundleError extends Error {
   constructor(
     readonly code: "NOT_A_BUNDLE" | "UNSUPPORTED" | "CORRUPT" | "TOO_LARGE" | "INVALID_REF",
     message: string,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, { cause });
     this.name = "BundleError";
   }
 }
@@ -136,7 +137,8 @@ export async function importBundleObjects(repo: Repo, parsed: ParsedBundle): Pro
     await git.indexPack({ fs: repo.fs, dir: repo.dir, filepath: rel });
   } catch (e) {
     await repo.fs.promises.unlink(abs).catch(() => undefined);
-    throw new BundleError("CORRUPT", `The bundle's pack is damaged: ${(e as Error).message}`);
+    // isomorphic-git's own message ("…please file an issue… Pako error") means nothing to the user.
+    throw new BundleError("CORRUPT", "The bundle's pack is damaged: its data was cut short or altered.", e);
   }
   for (const r of parsed.refs) {
     try {

@@ -1,11 +1,18 @@
 /**
  * What must never leave the browser in a share: API-key-shaped strings, private keys, tokens,
- * and `.env` files. A scan finds them; `redactText` replaces each with `[REDACTED:<kind>]`.
+ * credentials inside URLs, and `.env` files. A scan finds them; `redactText` replaces each with
+ * `[REDACTED:<kind>]`. Our own rules run first (they name the kinds the share preview shows most
+ * often); then gitleaks' maintained rule set (./gitleaks.ts, ~220 token formats: GitLab, npm, Hugging
+ * Face, cloud providers…), whose findings are named by the gitleaks rule id.
  * Patterns err towards redacting: a false positive costs a few characters of a shared
  * transcript, a miss can cost an account.
  */
+import { redactWithGitleaks } from "./gitleaks";
 
-export type SecretKind =
+/** One of our own kinds, or a gitleaks rule id (e.g. "gitlab-pat", "npm-access-token"). */
+export type SecretKind = OwnSecretKind | (string & {});
+
+type OwnSecretKind =
   | "private-key"
   | "aws-access-key"
   | "aws-secret"
@@ -18,10 +25,11 @@ export type SecretKind =
   | "stripe-key"
   | "jwt"
   | "bearer-token"
+  | "url-credentials"
   | "assigned-secret"
   | "configured-key";
 
-type Rule = { kind: SecretKind; re: RegExp; /** Redact only this capture group (keeps the variable name). */ group?: number };
+type Rule = { kind: OwnSecretKind; re: RegExp; /** Redact only this capture group (keeps the variable name). */ group?: number };
 
 const RULES: Rule[] = [
   { kind: "private-key", re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
@@ -36,6 +44,8 @@ const RULES: Rule[] = [
   { kind: "stripe-key", re: /\b(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{16,}/g },
   { kind: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { kind: "bearer-token", re: /(\bBearer\s+)([A-Za-z0-9._~+/=-]{20,})/g, group: 2 },
+  // scheme://user:password@host — any scheme (https, postgres, mongodb+srv, redis, amqp…): the password goes.
+  { kind: "url-credentials", re: /(\b[a-z][a-z0-9+.-]{1,30}:\/\/[^\s:/?#@'"`]{0,256}:)([^\s/?#@'"`]{1,256})(@)/gi, group: 2 },
   {
     kind: "assigned-secret",
     re: /((?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|token|password|passwd|client[_-]?secret)["']?\s*[:=]\s*["']?)([^\s"'`,;]{12,})/gi,
@@ -64,9 +74,11 @@ export function redactText(text: string, known: readonly string[] = []): { text:
       counts.set(rule.kind, (counts.get(rule.kind) ?? 0) + 1);
       if (rule.group === undefined) return marker(rule.kind);
       const prefix = m.slice(1, rule.group).join("");
-      return prefix + marker(rule.kind);
+      const suffix = typeof m[rule.group + 1] === "string" ? m[rule.group + 1] : "";
+      return prefix + marker(rule.kind) + suffix;
     });
   }
+  out = redactWithGitleaks(out, marker, (kind) => counts.set(kind, (counts.get(kind) ?? 0) + 1));
   return { text: out, findings: [...counts].map(([kind, count]) => ({ kind, count })) };
 }
 

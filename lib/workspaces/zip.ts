@@ -1,18 +1,132 @@
-import { unzip, zip, type Unzipped, type Zippable } from "fflate";
+import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync, zip, type UnzipFile, type Zippable } from "fflate";
 import type { WorkspaceFs } from "../fs/workspace-fs";
-import type { ImportEntry, Progress } from "./import-entries";
+import { formatBytes } from "../editor/file-kind";
+import { MAX_IMPORT_FILES, type ImportEntry, type Progress } from "./import-entries";
 
-/** Read a .zip into import entries; a file that is not a zip gets a clear error. */
-export async function readZip(bytes: Uint8Array): Promise<ImportEntry[]> {
+/**
+ * How much a .zip may expand to. The archive's central directory says what each entry holds before
+ * anything is inflated: past `warnBytes` the user is asked (with the total), past `maxBytes` the import
+ * is refused. The directory can lie, so while inflating every entry is counted and one that grows past
+ * what the directory declared is refused too (a zip bomb never reaches memory in full).
+ */
+export const ZIP_LIMITS = { warnBytes: 50 * 1024 * 1024, maxBytes: 256 * 1024 * 1024 };
+
+export type ZipLimits = typeof ZIP_LIMITS;
+
+export type ZipSummary = { files: number; bytes: number; declared: Map<string, number> };
+
+function assertZipMagic(bytes: Uint8Array) {
   // "PK\x03\x04" (or an empty archive's "PK\x05\x06") is how every zip begins.
   const magic = bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5);
   if (!magic) throw new Error("This file is not a .zip archive.");
-  const files = await new Promise<Unzipped>((resolve, reject) =>
-    unzip(bytes, (error, data) => (error ? reject(new Error(`The .zip archive is damaged: ${error.message}`)) : resolve(data))),
-  );
-  return Object.entries(files)
-    .filter(([name]) => !name.endsWith("/"))
-    .map(([path, data]) => ({ path, data }));
+}
+
+/** What the archive's central directory declares, read without inflating a byte. */
+export function inspectZip(bytes: Uint8Array): ZipSummary {
+  assertZipMagic(bytes);
+  const declared = new Map<string, number>();
+  let total = 0;
+  try {
+    unzipSync(bytes, {
+      filter: (f) => {
+        if (!f.name.endsWith("/")) {
+          if (declared.has(f.name)) throw new Error(`it holds "${f.name.slice(0, 100)}" twice`);
+          declared.set(f.name, f.originalSize);
+          total += f.originalSize;
+        }
+        return false;
+      },
+    });
+  } catch (error) {
+    throw new Error(`The .zip archive is damaged: ${(error as Error).message}`);
+  }
+  return { files: declared.size, bytes: total, declared };
+}
+
+export type ZipVerdict = { verdict: "ok" } | { verdict: "confirm"; message: string } | { verdict: "refuse"; message: string };
+
+/** Whether an archive of this size is imported as is, asked about, or refused. */
+export function judgeZipSize(summary: ZipSummary, limits: ZipLimits = ZIP_LIMITS): ZipVerdict {
+  const what = `${formatBytes(summary.bytes)} in ${summary.files.toLocaleString("en")} ${summary.files === 1 ? "file" : "files"}`;
+  if (summary.files > MAX_IMPORT_FILES) return { verdict: "refuse", message: `The archive holds ${summary.files} files; the limit is ${MAX_IMPORT_FILES}.` };
+  if (summary.bytes > limits.maxBytes)
+    return { verdict: "refuse", message: `The archive expands to ${what}; this browser imports at most ${formatBytes(limits.maxBytes)}.` };
+  if (summary.bytes > limits.warnBytes)
+    return { verdict: "confirm", message: `This archive expands to ${what}. Importing it takes that much of this browser's storage and a while to write.` };
+  return { verdict: "ok" };
+}
+
+/** Slices fed to the inflater: deflate expands at most ~1032×, so one slice inflates to at most ~4 MB before it is counted
+ * (the inflater's buffers grow by a few times that: 16 KB slices measured ~48 MB of transient memory). */
+const SLICE = 4 * 1024;
+
+/**
+ * Read a .zip into import entries, streaming: refused before inflating when the directory declares more
+ * than `limits.maxBytes`, and refused as soon as an entry inflates past what the directory declared for it
+ * (or an entry appears that the directory does not list).
+ */
+export async function readZip(bytes: Uint8Array, limits: Pick<ZipLimits, "maxBytes"> = ZIP_LIMITS): Promise<ImportEntry[]> {
+  const summary = inspectZip(bytes);
+  const verdict = judgeZipSize(summary, { warnBytes: Infinity, maxBytes: limits.maxBytes });
+  if (verdict.verdict === "refuse") throw new Error(verdict.message);
+
+  const entries: ImportEntry[] = [];
+  let failure: Error | undefined;
+  const open: UnzipFile[] = [];
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const f of open) f.terminate();
+  };
+  const unzipper = new Unzip((file) => {
+    if (failure) return;
+    if (file.name.endsWith("/")) return;
+    const declared = summary.declared.get(file.name);
+    if (declared !== undefined) summary.declared.delete(file.name); // each listed entry is read once
+    if (declared === undefined) return fail(new Error(`The .zip archive is damaged: "${file.name.slice(0, 100)}" is not in its directory (or appears twice).`));
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    file.ondata = (error, chunk, final) => {
+      if (failure) return;
+      if (error) return fail(new Error(`The .zip archive is damaged: ${error.message}`));
+      size += chunk.byteLength;
+      if (size > declared)
+        return fail(new Error(`"${file.name.slice(0, 100)}" expands to more than the ${formatBytes(declared)} the archive declares: refusing it (a zip bomb?).`));
+      chunks.push(chunk);
+      if (final) {
+        if (size !== declared) return fail(new Error(`The .zip archive is damaged: "${file.name.slice(0, 100)}" is shorter than declared.`));
+        entries.push({ path: file.name, data: concat(chunks, size) });
+      }
+    };
+    open.push(file);
+    try {
+      file.start();
+    } catch (error) {
+      fail(new Error(`The .zip archive uses a compression method this browser cannot read (${(error as Error).message}).`));
+    }
+  });
+  unzipper.register(UnzipPassThrough);
+  unzipper.register(UnzipInflate);
+  try {
+    for (let at = 0; at < bytes.length && !failure; at += SLICE) {
+      unzipper.push(bytes.subarray(at, at + SLICE), at + SLICE >= bytes.length);
+      if ((at / SLICE) % 256 === 255) await new Promise((r) => setTimeout(r, 0)); // let the page breathe
+    }
+  } catch (error) {
+    fail(new Error(`The .zip archive is damaged: ${(error as Error).message}`));
+  }
+  if (failure) throw failure;
+  return entries;
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let pos = 0;
+  for (const c of chunks) {
+    out.set(c, pos);
+    pos += c.byteLength;
+  }
+  return out;
 }
 
 /** Zip the working tree (never `.git`), with progress while files are read. */

@@ -1,3 +1,4 @@
+import { publicOrigin } from "@/lib/server/public-origin";
 import { clientKey, shareService } from "@/lib/server/shares/config";
 import { ShareError } from "@/lib/server/shares/service";
 
@@ -37,7 +38,7 @@ export async function POST(request: Request): Promise<Response> {
     const expires = url.searchParams.get("expiresIn");
     const data = await readCapped(request.body, service.maxBytes);
     const r = await service.create(data, { client: clientKey(request.headers), expiresInMs: expires ? Number(expires) * 1000 : undefined });
-    return Response.json({ ...r, url: `${url.origin}/s/${r.id}` }, { status: 201, headers: { "cache-control": "no-store" } });
+    return Response.json({ ...r, url: `${publicOrigin(request)}/s/${r.id}` }, { status: 201, headers: { "cache-control": "no-store" } });
   } catch (e) {
     if (e instanceof ShareError) return Response.json({ error: e.message }, { status: e.status });
     console.error(e);

@@ -12,10 +12,23 @@ import { DiskShareBackend } from "./disk-backend";
 import { S3ShareBackend } from "./s3-backend";
 import { ShareService } from "./service";
 
-let service: ShareService | undefined;
+/** One service per configuration (a test may change the environment between requests; a server does not). */
+const services = new Map<string, ShareService>();
+
+const SETTINGS = /^TABULA_(SHARE_|S3_)/;
 
 export function shareService(env: NodeJS.ProcessEnv = process.env): ShareService {
-  if (service) return service;
+  const key = JSON.stringify(Object.entries(env).filter(([k]) => SETTINGS.test(k)).sort());
+  let service = services.get(key);
+  if (!service) {
+    service = createShareService(env);
+    services.set(key, service);
+  }
+  return service;
+}
+
+function createShareService(env: NodeJS.ProcessEnv): ShareService {
+  let service: ShareService;
   const maxBytes = env.TABULA_SHARE_MAX_BYTES ? Number(env.TABULA_SHARE_MAX_BYTES) : undefined;
   if ((env.TABULA_SHARE_BACKEND ?? "disk") === "s3") {
     const need = (k: string) => {
@@ -38,11 +51,15 @@ export function shareService(env: NodeJS.ProcessEnv = process.env): ShareService
   return service;
 }
 
-/** The address rate limits count against. */
+/**
+ * The address rate limits count against. Only a proxy the operator runs may say who the client is
+ * (`TABULA_TRUST_PROXY=1`); otherwise any client could send another X-Forwarded-For or X-Real-IP with
+ * each request and never be limited, so every request counts against one shared key.
+ */
 export function clientKey(headers: Headers, env: NodeJS.ProcessEnv = process.env): string {
   if (env.TABULA_TRUST_PROXY === "1") {
-    const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip")?.trim();
     if (first) return first;
   }
-  return headers.get("x-real-ip") ?? "direct";
+  return "direct";
 }
