@@ -26,7 +26,8 @@ export type PluginStatus = { name: string; source: PluginSource; origin: string;
 
 type ModelInfo = { provider?: string; modelId?: string } | undefined;
 
-export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode">;
+export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode"> &
+  Partial<Pick<AgentSession, "hidePaths">>;
 
 export class PluginHost {
   private readonly entries = new Map<string, { entry: PluginEntry; status: PluginStatus; detach?: () => void }>();
@@ -125,6 +126,8 @@ export class PluginHost {
         offs.push(() => void this.remove(entry.name));
       }
     }
+    // Not gated by model targeting: hiding paths holds for every model.
+    if (c.hiddenPaths && this.session.hidePaths) offs.push(this.session.hidePaths(c.hiddenPaths));
     if (c.hooks && Object.keys(c.hooks).length) {
       offs.push(this.session.hooks.register({ name: `plugin:${name}`, hooks: gateHooks(c.hooks, applies), timeoutMs: this.opts.hookTimeoutMs }));
     }
