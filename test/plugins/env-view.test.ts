@@ -214,6 +214,13 @@ for (const mode of ["on", "view-only"] as const) {
         }
       });
 
+      it("git's index and HEAD still hold the secret files (nothing staged their removal or committed them)", async () => {
+        const tracked = await git.listFiles({ fs, dir: repo.dir });
+        for (const rel of Object.keys(SECRET_FILES)) expect(tracked, rel).toContain(rel);
+        const log = await git.log({ fs, dir: repo.dir });
+        expect(log.map((c) => c.commit.message.trim())).toEqual(["base with secrets"]);
+      });
+
       it("refusals of reads name env-blocker", () => {
         const i = ENV_CORPUS.findIndex((p) => p.name === "read_files");
         expect(outcome.results.get(`probe-${i}`)).toContain("env-blocker");
