@@ -23,6 +23,7 @@ import { setupInProcess } from "../../lib/plugins/load";
 import { validatePlugin } from "../../lib/plugins/manifest";
 import { envBlocker, envFilesHidden } from "../../lib/plugins/builtin/env-blocker";
 import { createShell } from "../../lib/shell";
+import { modeSessionOptions } from "../../lib/modes";
 import { jailedFs } from "../modes/helpers";
 import { ENV_CORPUS, type EnvProbe } from "./env-corpus";
 
@@ -107,7 +108,7 @@ function substitute(s: string, repo: Repo): string {
 }
 
 /** Run `probes` as one agent run, one tool call per model request. */
-async function runProbes(repo: Repo, probes: EnvProbe[], mode: Mode, defenseInDepth: boolean): Promise<RunOutcome> {
+async function runProbes(repo: Repo, probes: EnvProbe[], mode: Mode, defenseInDepth: boolean, agentMode: "act" | "plan" = "act"): Promise<RunOutcome> {
   const jail = jailedFs(repo.dir);
   const wsfs = new WorkspaceFs({ fs: jail.fs, dir: repo.dir, journal: new ChangeJournal() });
   const deps = createWorkspaceAgentDeps({ wsfs, defenseInDepth, shellEnv: ENV });
@@ -126,6 +127,7 @@ async function runProbes(repo: Repo, probes: EnvProbe[], mode: Mode, defenseInDe
     workspaceId: "w",
     approvals: { autoApprove: { read: true, edit: true, command: true } } as never,
     maxSteps: 1000,
+    ...(agentMode === "plan" ? { mode: "plan" as const, ...modeSessionOptions() } : {}),
   });
   const events: AgentEvent[] = [];
   session.subscribe((e) => void events.push(e));
@@ -230,6 +232,25 @@ for (const mode of ["on", "view-only"] as const) {
     });
   }
 }
+
+describe("env-blocker as the file view alone, in Plan mode (the read-only view composes with it)", () => {
+  let repo: Repo;
+  let outcome: RunOutcome;
+  const probes = readProbes.filter((p) => "shell" in p || p.tool !== "editor");
+  beforeAll(async () => {
+    repo = await makeRepo();
+    outcome = await runProbes(repo, probes, "view-only", false, "plan");
+  }, 240_000);
+  afterAll(() => repo && removeRepo(repo.dir));
+
+  it("no tool result nor anything the model was sent holds a .env's bytes; the template reads", () => {
+    const leaks = probes.flatMap((p, i) => leaksIn(outcome.results.get(`probe-${i}`) ?? "", repo).map((l) => `${p.name}: ${l}`));
+    expect(leaks).toEqual([]);
+    expect(leaksIn(outcome.modelSaw, repo)).toEqual([]);
+    const i = probes.findIndex((p) => p.name === ".env.example stays readable");
+    expect(outcome.results.get(`probe-${i}`)).toContain("example-visible-4242");
+  });
+});
 
 describe("env-blocker off", () => {
   let repo: Repo;
