@@ -31,6 +31,7 @@ import {
   type ToolPlan,
   type ToolResult,
 } from "../tools/define";
+import type { HiddenPathRule } from "../fs/hidden-view";
 import { builtinTools } from "../tools/index";
 import { headTail } from "../tools/util";
 import { isAutoApproved, suggestPrefix } from "./approvals";
@@ -510,6 +511,21 @@ export class AgentSession {
   registerRule(id: string, text: string): () => void {
     this.extraRules.set(id, { source: id, text });
     return () => this.extraRules.delete(id);
+  }
+
+  /**
+   * Hide paths from the agent while a policy is on (the env-blocker plugin's `.env` files): they
+   * become absent from the file view the tools and the shell use (AgentDeps.hiddenPaths, see
+   * lib/fs/hidden-view). Returns the function that shows them again. Deps without a hiding view
+   * (test fakes) cannot hide anything: the call then returns false from `hidesPaths`.
+   */
+  hidePaths(rule: HiddenPathRule): () => void {
+    return this.deps.hiddenPaths?.add(rule) ?? (() => undefined);
+  }
+
+  /** True when this session's file view can hide paths (its deps carry a HiddenPathSet). */
+  get hidesPaths(): boolean {
+    return this.deps.hiddenPaths !== undefined;
   }
 
   // ---- history operations -------------------------------------------------------------------

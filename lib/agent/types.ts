@@ -102,8 +102,11 @@ export interface CheckpointService {
 
 /** What a session needs from the outside world. */
 export interface AgentDeps {
-  /** The workspace (the session writes with origin "agent"). */
+  /** The workspace as the agent sees it (the session writes with origin "agent"): a hiding view
+   * over `hiddenPaths` when the deps come from createWorkspaceAgentDeps. */
   wsfs: WorkspaceFs;
+  /** Paths absent from `wsfs` and the shell; policies add rules through AgentSession.hidePaths. */
+  hiddenPaths?: import("../fs/hidden-view").HiddenPathSet;
   checkpoints: CheckpointService;
   /** The shell for `run_commands`; `readOnly` in read-only modes (Plan, Review). Lazy. */
   shell(opts: { readOnly: boolean }): Promise<ShellLike>;

@@ -4,10 +4,12 @@
  * import the first time they are needed, so the agent chunk stays small and nothing heavy runs
  * at import time. Works in the browser (lightning-fs) and in Node (node:fs) alike.
  */
+import { HiddenPathSet } from "../fs/hidden-view";
 import type { WorkspaceFs } from "../fs/workspace-fs";
 import type { AgentDeps, CheckpointRecord, CheckpointService, RestoreRecord, ShellLike } from "./types";
 
 export type WorkspaceAgentDepsOptions = {
+  /** The workspace's full file system (the user's view); the agent gets a hiding view of it. */
   wsfs: WorkspaceFs;
   /** Extra environment for commands (e.g. GIT_AUTHOR_NAME). */
   shellEnv?: Record<string, string>;
@@ -68,15 +70,25 @@ export function createCheckpointService(wsfs: WorkspaceFs, accel: { readMany?: i
   };
 }
 
-/** Dependencies over a real workspace. The UI calls this once per open workspace. */
+/**
+ * Dependencies over a real workspace. The UI calls this once per open workspace.
+ *
+ * The agent's tools and shell get `agentFs`, a view of the workspace without the paths in
+ * `hiddenPaths` (which policies such as the env-blocker plugin fill while they are on, through
+ * AgentSession.hidePaths). Only checkpoints, which never show bytes to the model, and git's own
+ * `.git` reads keep the full file system.
+ */
 export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): AgentDeps {
-  const { wsfs } = opts;
+  const full = opts.wsfs;
+  const hiddenPaths = new HiddenPathSet();
+  const wsfs = full.hidingView(hiddenPaths);
   let shell: Promise<import("../shell/index").Shell> | null = null;
   const getShell = () => {
     shell ??= loadShell()
       .then((m) =>
         m.createShell({
-          fs: wsfs.fs,
+          // git reads .git through the full fs and the work tree through the hiding view.
+          fs: full.fs,
           dir: wsfs.dir,
           wsfs,
           origin: "agent",
@@ -93,7 +105,8 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
   };
   return {
     wsfs,
-    checkpoints: createCheckpointService(wsfs, { readMany: opts.checkpointReadMany }),
+    hiddenPaths,
+    checkpoints: createCheckpointService(full, { readMany: opts.checkpointReadMany }),
     async shell({ readOnly }): Promise<ShellLike> {
       const s = await getShell();
       return readOnly ? s.readOnlyView() : s;

@@ -6,6 +6,7 @@ export * from "./errors";
 export * from "./journal";
 export * from "./read-cache";
 export * from "./workspace-fs";
+export * from "./hidden-view";
 export * from "./lightning";
 export * from "./tab-coordination";
 export * from "./recovery";

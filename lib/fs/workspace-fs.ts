@@ -16,6 +16,7 @@ import {
   WorkspacePathError,
 } from "./paths";
 import { DEFAULT_CACHE_BYTES, ReadCache } from "./read-cache";
+import { HiddenPathError, hiddenRuleOf, hidingIsoFs, type HiddenPaths } from "./hidden-view";
 import { codedError, isNotFound, type IsoFs, type IsoFsStat } from "./types";
 
 export type EntryType = "file" | "dir" | "symlink";
@@ -39,6 +40,8 @@ export type WorkspaceFsOptions = {
   replaceByUnlink?: boolean;
   /** Share a read cache between instances (readOnlyView does). */
   readCache?: ReadCache;
+  /** Paths this view does not show (`fs` must already be hidingIsoFs over them: see hidingView). */
+  hidden?: HiddenPaths;
 };
 
 const encoder = new TextEncoder();
@@ -49,6 +52,8 @@ export class WorkspaceFs {
   readonly journal: ChangeJournal;
   readonly readOnly: boolean;
   readonly readCache: ReadCache;
+  /** Set on a hiding view (the agent's): what it leaves out. */
+  readonly hidden: HiddenPaths | null;
   private readonly replaceByUnlink: boolean;
   /** Per-path queue so two saves of one file cannot interleave their unlink/rename steps. */
   private readonly writeQueues = new Map<string, Promise<unknown>>();
@@ -62,6 +67,7 @@ export class WorkspaceFs {
     this.readOnly = opts.readOnly ?? false;
     this.readCache = opts.readCache ?? new ReadCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.replaceByUnlink = opts.replaceByUnlink ?? typeof opts.fs.promises.flush === "function";
+    this.hidden = opts.hidden ?? null;
   }
 
   /** Normalise a caller's path (workspace-relative, or absolute inside `dir`). */
@@ -78,6 +84,7 @@ export class WorkspaceFs {
 
   async readFile(path: string): Promise<Uint8Array> {
     const rel = this.toRel(path);
+    this.assertVisible(rel);
     const abs = this.absOf(rel);
     // Taken before the stat so the cache's racy-clean check errs on the side of re-reading.
     const startedAt = Date.now();
@@ -295,6 +302,27 @@ export class WorkspaceFs {
       readOnly: true,
       readCache: this.readCache,
       replaceByUnlink: this.replaceByUnlink,
+      hidden: this.hidden ?? undefined,
+    });
+  }
+
+  /**
+   * Same storage, journal and cache, with the paths `hidden` names absent (lib/fs/hidden-view):
+   * the view the agent's tools and shell get. Composes with readOnlyView either way round.
+   */
+  hidingView(hidden: HiddenPaths): WorkspaceFs {
+    const outer = this.hidden;
+    const both: HiddenPaths = outer
+      ? { ruleFor: (rel) => outer.ruleFor(rel) ?? hidden.ruleFor(rel), isEmpty: () => (outer.isEmpty?.() ?? false) && (hidden.isEmpty?.() ?? false) }
+      : hidden;
+    return new WorkspaceFs({
+      fs: hidingIsoFs(this.fs, this.dir, hidden),
+      dir: this.dir,
+      journal: this.journal,
+      readOnly: this.readOnly,
+      readCache: this.readCache,
+      replaceByUnlink: this.replaceByUnlink,
+      hidden: both,
     });
   }
 
@@ -305,7 +333,14 @@ export class WorkspaceFs {
     return this.dir === "/" ? "/" + rel : this.dir + "/" + rel;
   }
 
+  /** The early, by-name refusal (the fs below also follows symlinks). */
+  private assertVisible(rel: string): void {
+    const rule = this.hidden ? hiddenRuleOf(this.hidden, rel) : null;
+    if (rule) throw new HiddenPathError(rel, rule);
+  }
+
   private assertWritable(rel: string, verb: string): void {
+    this.assertVisible(rel);
     if (this.readOnly) {
       throw codedError("EROFS", `Cannot ${verb} ${JSON.stringify(rel)}: this workspace is open read-only (another tab is editing it)`);
     }

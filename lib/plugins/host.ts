@@ -37,7 +37,8 @@ export type PluginStatus = {
 
 type ModelInfo = { provider?: string; modelId?: string } | undefined;
 
-export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "allTools" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode">;
+export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "allTools" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode"> &
+  Partial<Pick<AgentSession, "hidePaths">>;
 
 export class PluginHost {
   private readonly entries = new Map<string, { entry: PluginEntry; status: PluginStatus; detach?: () => void; unwatch?: () => void }>();
@@ -168,6 +169,8 @@ export class PluginHost {
         offs.push(() => void this.remove(entry.name));
       }
     }
+    // Not gated by model targeting: hiding paths holds for every model.
+    if (c.hiddenPaths && this.session.hidePaths) offs.push(this.session.hidePaths(c.hiddenPaths));
     if (c.hooks && Object.keys(c.hooks).length) {
       offs.push(this.session.hooks.register({ name: `plugin:${name}`, hooks: gateHooks(c.hooks, applies), timeoutMs: this.opts.hookTimeoutMs }));
     }

@@ -83,5 +83,6 @@ export async function setupInProcess(plugin: Plugin, ctx: PluginContext, timeout
   const api = recordingApi(plugin, out);
   if (plugin.setup) await withTimeout(plugin.setup(api, ctx), timeoutMs, `Plugin "${plugin.name}": setup took longer than ${timeoutMs / 1000} s`);
   if (plugin.hooks) out.hooks = plugin.hooks;
+  if (plugin.hiddenPaths) out.hiddenPaths = plugin.hiddenPaths;
   return out;
 }

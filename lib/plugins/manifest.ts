@@ -46,6 +46,10 @@ export function validatePlugin(raw: unknown, fallbackName = "plugin"): Plugin {
       if (typeof v !== "function") throw bad(`hook "${k}" must be a function`);
     }
   }
+  if (p.hiddenPaths !== undefined) {
+    const h = p.hiddenPaths as { policy?: unknown; reason?: unknown; test?: unknown } | null;
+    if (!h || typeof h.test !== "function" || typeof h.policy !== "string" || typeof h.reason !== "string") throw bad("hiddenPaths must be { policy, reason, test(path) }");
+  }
   const manifest: PluginManifest = { capabilities: [...new Set(m.data.capabilities)] as Capability[] };
   if (m.data.providerIds) manifest.providerIds = m.data.providerIds;
   if (m.data.modelIds) manifest.modelIds = m.data.modelIds;

@@ -68,6 +68,11 @@ export interface Plugin {
   manifest: PluginManifest;
   setup?(api: PluginApi, ctx: PluginContext): void | Promise<void>;
   hooks?: AgentHooks;
+  /**
+   * In-process plugins only: paths absent from the agent's file view while the plugin is on
+   * (lib/fs/hidden-view). Hiding only ever takes away from what the agent sees.
+   */
+  hiddenPaths?: import("../fs/hidden-view").HiddenPathRule;
 }
 
 /** What a loaded plugin contributes (in-process or proxied from a sandbox). */
@@ -80,6 +85,7 @@ export type Contributions = {
   automationEventTypes: AutomationEventType[];
   mcpServers: McpServerContribution[];
   hooks?: AgentHooks;
+  hiddenPaths?: import("../fs/hidden-view").HiddenPathRule;
 };
 
 export type PluginSource = "built-in" | "workspace" | "user";

@@ -17,6 +17,7 @@
  */
 import type { IFileSystem } from "just-bash";
 import { WorkspaceStorageError } from "../fs/errors";
+import { isHiddenPathError } from "../fs/hidden-view";
 import { isGitInternal, normalizeRelPath, WorkspacePathError } from "../fs/paths";
 import type { IsoFsStat } from "../fs/types";
 import type { WorkspaceFs } from "../fs/workspace-fs";
@@ -289,6 +290,8 @@ export class WorkspaceShellFs implements IFileSystem {
   }
 
   private mapError(err: unknown, syscall: string, p: string): Error {
+    // A path the agent's view hides: say who hides it (the message names the policy).
+    if (isHiddenPathError(err)) return fsError("EACCES", syscall, p, `Permission denied (${err.message})`);
     if (err instanceof WorkspacePathError) {
       if (err.code === "GITDIR") {
         this.onDenied?.({ op: syscall, path: p, code: "EACCES" });
@@ -335,7 +338,9 @@ export class WorkspaceShellFs implements IFileSystem {
   /** UTF-8 text of a file through a stat-validated text cache (for the grep fast path). */
   async readText(path: string): Promise<string> {
     const rel = this.rel(path);
-    const st = await this.statRaw(rel, true);
+    const st = await this.statRaw(rel, true).catch((err: unknown) => {
+      throw this.mapError(err, "open", path);
+    });
     if (!st) throw fsError("ENOENT", "open", path);
     if (st.isDirectory()) throw fsError("EISDIR", "read", path);
     const hit = this.texts.get(rel);

@@ -198,6 +198,8 @@ class WorkspaceShell implements Shell {
         wsfs: readOnly ? core.wsfs.readOnlyView() : core.wsfs,
         mountPoint: core.mountPoint,
         readOnly,
+        // The agent's view hides paths (lib/fs/hidden-view): git must not show them either.
+        hidden: core.wsfs.hidden,
         onRawChange: () => this.adapter.invalidate(),
       }),
       ...surfacingWrappers(core),

@@ -5,6 +5,8 @@
  */
 import git, { type FsClient } from "isomorphic-git";
 import type { ChangeJournal } from "../../fs/journal";
+import { hiddenRuleOf, hidingIsoFs, type HiddenPaths } from "../../fs/hidden-view";
+import { isGitInternal } from "../../fs/paths";
 import type { IsoFs, IsoFsPromises } from "../../fs/types";
 import type { WorkspaceFs } from "../../fs/workspace-fs";
 import { statusAll, type StatusEntry } from "../../git/status";
@@ -27,6 +29,12 @@ export type GitEnvOptions = {
   /** Called before and after every git command (it changes the raw fs behind the shell's
    * back: the shell drops its per-command metadata memo). */
   onRawChange?: () => void;
+  /**
+   * Paths the shell's user must not see (the agent's view, lib/fs/hidden-view). git then
+   * reads the work tree through the same hiding view, and leaves those paths out of every
+   * tree, index and status it works from, so no subcommand shows, stages, writes or removes them.
+   */
+  hidden?: HiddenPaths | null;
 };
 
 const WRITE_METHODS = ["writeFile", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod", "utimes", "lutimes", "cp", "rm", "appendFile"];
@@ -57,6 +65,10 @@ export class GitContext {
   readonly journal: ChangeJournal;
   readonly readOnly: boolean;
   readonly mountPoint: string;
+  readonly hidden: HiddenPaths | null;
+  /** The repository's fs without the hiding (for the hidden-blob check only). */
+  private readonly fullFs: IsoFs;
+  private hiddenBlobs: Promise<Set<string>> | null = null;
   /** cwd relative to the workspace root ("" = root). */
   cwdRel: string;
   readonly env: Map<string, string>;
@@ -72,7 +84,10 @@ export class GitContext {
 
   constructor(opts: GitEnvOptions, cwdRel: string, env: Map<string, string>) {
     this.readOnly = opts.readOnly;
-    this.fs = opts.readOnly ? readOnlyIsoFs(opts.fs) : opts.fs;
+    this.hidden = opts.hidden ?? null;
+    this.fullFs = opts.readOnly ? readOnlyIsoFs(opts.fs) : opts.fs;
+    // .git itself stays whole for isomorphic-git; the work tree is seen as the shell's user sees it.
+    this.fs = this.hidden ? hidingIsoFs(this.fullFs, opts.wsfs.dir, this.hidden, { exempt: isGitInternal }) : this.fullFs;
     this.wsfs = opts.wsfs;
     this.journal = opts.wsfs.journal;
     this.dir = opts.wsfs.dir;
@@ -378,6 +393,7 @@ export class GitContext {
       const { tree: entries } = await git.readTree({ ...this.a, oid: tree });
       for (const e of entries) {
         const path = prefix + e.path;
+        if (this.hidden?.ruleFor(path)) continue;
         if (e.type === "tree") await walk(e.oid, path + "/");
         else if (e.type === "blob") out.set(path, { oid: e.oid, mode: parseInt(e.mode, 8) });
       }
@@ -402,7 +418,7 @@ export class GitContext {
         return { path: filepath, oid: await entry.oid(), mode: await entry.mode() };
       },
     })) as { path: string; oid: string; mode: number }[] | undefined;
-    for (const e of entries ?? []) out.set(e.path, { oid: e.oid, mode: e.mode });
+    for (const e of entries ?? []) if (!this.isHidden(e.path)) out.set(e.path, { oid: e.oid, mode: e.mode });
     this.indexCache = out;
     return out;
   }
@@ -416,13 +432,98 @@ export class GitContext {
   /** Porcelain-like status (-uall), from lib/git; never refreshes the index in read-only mode. */
   async status(): Promise<StatusEntry[]> {
     if (this.statusCache) return this.statusCache;
+    let all: StatusEntry[];
     try {
-      this.statusCache = await statusAll(this.repo, { refresh: !this.readOnly });
+      all = await statusAll(this.repo, { refresh: !this.readOnly });
     } catch (err) {
       if (this.readOnly) throw err;
-      this.statusCache = await statusAll(this.repo, { refresh: false });
+      all = await statusAll(this.repo, { refresh: false });
     }
+    this.statusCache = this.hidden ? all.filter((e) => !this.isHidden(e.path)) : all;
     return this.statusCache;
+  }
+
+  /** True for a path the shell's user must not see (or one under such a directory). */
+  isHidden(rel: string): boolean {
+    return this.hidden !== null && hiddenRuleOf(this.hidden, rel) !== null;
+  }
+
+  /**
+   * Blobs stored at hidden paths in the index, the work tree, HEAD and every ref (branches, tags,
+   * stash, checkpoints): `cat-file` refuses these object names, since the trees that would
+   * name them are filtered but an object name can still be typed in.
+   */
+  hiddenBlobOids(): Promise<Set<string>> {
+    this.hiddenBlobs ??= this.collectHiddenBlobs();
+    return this.hiddenBlobs;
+  }
+
+  private async collectHiddenBlobs(): Promise<Set<string>> {
+    const out = new Set<string>();
+    if (!this.hidden) return out;
+    const full = { fs: this.fullFs as unknown as FsClient, dir: this.dir, gitdir: this.gitdir, cache: this.cache };
+    const seenTrees = new Set<string>();
+    const walkTree = async (oid: string, prefix: string, under: boolean): Promise<void> => {
+      const key = `${oid}\0${under ? "h" : prefix}`;
+      if (seenTrees.has(key)) return;
+      seenTrees.add(key);
+      const { tree } = await git.readTree({ ...full, oid });
+      for (const e of tree) {
+        const path = prefix + e.path;
+        const hidden = under || this.hidden!.ruleFor(path) !== null;
+        if (e.type === "tree") await walkTree(e.oid, path + "/", hidden);
+        else if (e.type === "blob" && hidden) out.add(e.oid);
+      }
+    };
+    const refs = new Set<string>(["HEAD"]);
+    for (const r of await git.listRefs({ ...full, filepath: "refs" }).catch(() => [] as string[])) refs.add(`refs/${r}`);
+    const commits = new Set<string>();
+    for (const ref of refs) {
+      const oid = await git.resolveRef({ ...full, ref }).catch(() => null);
+      if (oid) commits.add(oid);
+    }
+    for (const e of await this.stashEntries()) commits.add(e.oid);
+    for (const c of commits) {
+      try {
+        const { type, object } = await git.readObject({ ...full, oid: c, format: "parsed" });
+        if (type !== "commit") continue;
+        const commit = object as { tree: string; parent: string[] };
+        await walkTree(commit.tree, "", false);
+        // A stash keeps its index and untracked trees in its parents.
+        for (const p of commit.parent.slice(1)) {
+          const pc = await git.readCommit({ ...full, oid: p }).catch(() => null);
+          if (pc) await walkTree(pc.commit.tree, "", false);
+        }
+      } catch {
+        // a dangling ref: nothing to hide behind it
+      }
+    }
+    await git.walk({
+      ...full,
+      trees: [git.STAGE()],
+      map: async (filepath, [entry]) => {
+        if (filepath === "." || !entry) return undefined;
+        if ((await entry.type()) === "blob" && this.isHidden(filepath)) out.add(await entry.oid());
+        return undefined;
+      },
+    }).catch(() => undefined);
+    // The work tree's hidden files, as `git hash-object` would name them.
+    const walkDir = async (rel: string): Promise<void> => {
+      const names = await this.fullFs.promises.readdir(this.abs(rel)).catch(() => [] as string[]);
+      for (const name of names) {
+        const child = rel === "" ? name : rel + "/" + name;
+        if (isGitInternal(child)) continue;
+        const st = await this.fullFs.promises.lstat(this.abs(child)).catch(() => null);
+        if (!st) continue;
+        if (st.isDirectory()) await walkDir(child);
+        else if (st.isFile() && this.isHidden(child)) {
+          const bytes = await this.fullFs.promises.readFile(this.abs(child)).catch(() => null);
+          if (bytes) out.add((await git.hashBlob({ object: typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes })).oid);
+        }
+      }
+    };
+    await walkDir("");
+    return out;
   }
 
   /** Bytes of a worktree file, or null when absent / a directory. */
