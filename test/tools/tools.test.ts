@@ -8,7 +8,6 @@ import {
   callApproval,
   callEffects,
   editorTool,
-  globToRegExp,
   headTail,
   isMutating,
   listFilesTool,
@@ -163,12 +162,39 @@ describe("search_codebase", () => {
     expect(none.output).toContain("No matches for /zebra/i");
   });
 
-  it("globs", () => {
-    expect(globToRegExp("*.ts").test("a.ts")).toBe(true);
-    expect(globToRegExp("src/**/*.ts").test("src/a/b/c.ts")).toBe(true);
-    expect(globToRegExp("src/**/*.ts").test("src/c.ts")).toBe(true);
-    expect(globToRegExp("*.{ts,tsx}").test("x.tsx")).toBe(true);
-    expect(globToRegExp("*.ts").test("a/b.ts")).toBe(false);
+  it("include globs: classes, nested braces and ! exclusions (picomatch)", async () => {
+    const w = ws({
+      "src/a.ts": "hit\n",
+      "src/a.d.ts": "hit\n",
+      "src/b.js": "hit\n",
+      "src/c.tsx": "hit\n",
+      "src/deep/d.jsx": "hit\n",
+      "docs/e.md": "hit\n",
+    });
+    const files = async (include: string | string[]) => {
+      const r = await call(searchCodebaseTool, { query: "hit", include }, ctxFor(w));
+      return r.output.split("\n").filter((l) => !l.startsWith(" ") && l.includes("/"));
+    };
+    expect(await files("*.[jt]s")).toEqual(["src/a.d.ts", "src/a.ts", "src/b.js"]);
+    expect(await files("src/**/*.{ts,{tsx,jsx}}")).toEqual(["src/a.d.ts", "src/a.ts", "src/c.tsx", "src/deep/d.jsx"]);
+    expect(await files(["*.ts", "!*.d.ts"])).toEqual(["src/a.ts"]);
+    expect(await files("!src/**")).toEqual(["docs/e.md"]);
+    expect(await files("src/*.ts")).toEqual(["src/a.d.ts", "src/a.ts"]);
+    expect(await files("*.ts")).toEqual(["src/a.d.ts", "src/a.ts"]);
+  });
+
+  it("runs catastrophic patterns in linear time and explains unsupported syntax", async () => {
+    // JavaScript's RegExp backtracks for longer than the universe has existed on each "!" line.
+    const w = ws({ "a.txt": ("a".repeat(5000) + "!\n").repeat(20) + "aaaa\n" });
+    const t = Date.now();
+    const r = await call(searchCodebaseTool, { query: "(a+)+$" }, ctxFor(w));
+    expect(Date.now() - t).toBeLessThan(5000);
+    expect(r.output).toBe("a.txt\n  21: aaaa\n1 match in 1 file (1 searched).");
+    const back = await call(searchCodebaseTool, { query: "(\\w+) \\1" }, ctxFor(w));
+    expect(back.isError).toBe(true);
+    expect(back.output).toMatch(/Backreferences .* not supported/);
+    const ahead = await call(searchCodebaseTool, { query: "foo(?=bar)" }, ctxFor(w));
+    expect(ahead.output).toContain('"foo(?=bar)" → "foobar"');
   });
 });
 
