@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import ReactMarkdown from "react-markdown";
+import remarkGfm from "remark-gfm";
 
 /**
  * A fenced code block, highlighted by Monaco's own tokenizer (the editor's grammars and theme).
@@ -34,19 +35,27 @@ function HighlightedCode({ code, lang }: { code: string; lang: string }) {
 
 /**
  * Model text as markdown, safely: react-markdown never renders raw HTML, and links only open
- * http(s) in a new tab (no javascript: URLs). Fenced code blocks are highlighted.
+ * http(s) in a new tab (no javascript: URLs). Fenced code blocks are highlighted. GitHub's
+ * extensions (tables, task lists, strikethrough, autolinks) are on: models write them.
  */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown
         skipHtml
+        remarkPlugins={[remarkGfm]}
         urlTransform={(url) => (/^(https?:|mailto:|#)/i.test(url) ? url : "")}
         components={{
           a: ({ href, children }) => (
             <a href={href} target="_blank" rel="noreferrer noopener">
               {children}
             </a>
+          ),
+          // A wide table scrolls inside the message instead of widening the panel.
+          table: ({ children }) => (
+            <div className="table-scroll">
+              <table>{children}</table>
+            </div>
           ),
           pre: ({ children }) => <pre className="code-block">{children}</pre>,
           code: ({ className, children }) => {

@@ -84,6 +84,7 @@ export function FindInFiles(props: {
           {busy ? "Searching… " : ""}
           {result.matches.length} result{result.matches.length === 1 ? "" : "s"} in {groups.size} file{groups.size === 1 ? "" : "s"}
           {result.truncated ? " (list cut: refine the search)" : ""}
+          {result.filesTooLarge > 0 ? ` · ${result.filesTooLarge} file${result.filesTooLarge === 1 ? "" : "s"} over 128 MB not searched` : ""}
         </div>
       )}
       <div className="search-results" role="list" aria-label="Search results">

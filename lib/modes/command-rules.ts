@@ -539,10 +539,65 @@ function compressor(name: string): Rule {
   };
 }
 
-function packageManager(name: string, cmd: Cmd): CommandFinding {
-  const sub = cmd.args.find((a) => !a.text.startsWith("-"))?.text;
-  if (sub && /^(i|in|ins|install|add|ci|update|upgrade|up|remove|rm|uninstall|un|unlink|link|sync|get|require)$/.test(sub)) {
-    return flag(cmd, `${name} ${sub} installs or removes packages`);
+/**
+ * Subcommands of package managers that only read (list, show, explain). Each manager's other
+ * subcommands, and the unknown ones (pnpm and yarn run a package.json script of that name),
+ * are refused. Some read forms have writing variants, refused below (npm audit fix, config set…).
+ */
+const PACKAGE_MANAGER_READS: Record<string, ReadonlySet<string>> = {
+  npm: new Set(["ls", "list", "ll", "la", "view", "v", "info", "show", "outdated", "why", "explain", "search", "s", "se", "find", "help", "prefix", "root", "query", "audit", "config", "c", "pkg", "sbom", "whoami", "ping"]),
+  pnpm: new Set(["ls", "list", "ll", "la", "view", "info", "show", "outdated", "why", "search", "help", "root", "audit", "config", "c", "licenses", "store"]),
+  yarn: new Set(["list", "info", "why", "outdated", "help", "licenses", "audit", "config", "versions", "workspaces"]),
+  bun: new Set(["outdated", "why", "info", "pm"]),
+  pip: new Set(["list", "show", "freeze", "check", "help", "config", "debug", "inspect", "index", "cache"]),
+  pip3: new Set(["list", "show", "freeze", "check", "help", "config", "debug", "inspect", "index", "cache"]),
+  cargo: new Set(["search", "help", "locate-project", "version"]),
+  go: new Set(["version", "env", "doc", "help"]),
+  gem: new Set(["list", "search", "info", "specification", "contents", "environment", "help", "which", "outdated"]),
+  brew: new Set(["list", "ls", "info", "search", "outdated", "deps", "uses", "leaves", "desc", "config"]),
+  composer: new Set(["show", "info", "outdated", "licenses", "why", "depends", "why-not", "prohibits", "search", "help"]),
+  poetry: new Set(["show", "check", "help", "env"]),
+  conda: new Set(["list", "info", "search"]),
+  apt: new Set(["list", "show", "search", "policy", "depends", "rdepends"]),
+};
+
+/** Second words that turn a read-only subcommand into a writing one ("config set", "audit fix"). */
+const PACKAGE_MANAGER_WRITING_FORMS =
+  /^(fix|set|delete|del|rm|remove|unset|edit|add|prune|purge|clear|clean|import|use|focus|foreach|install|generate-rc|signatures-fix)$/;
+
+function packageManager(name: string, cmd: Cmd): CommandFinding | undefined {
+  const args = cmd.args;
+  if (args.some((a) => a.dynamic)) return flag(cmd, `${name} with an argument computed at run time`);
+  const texts = args.map((a) => a.text);
+  if (texts.length === 1 && /^(--version|-v|-V|--help|-h|help)$/.test(texts[0]!)) return undefined;
+  // The subcommand must come first: an option before it may take a value and hide the real one.
+  const sub = texts[0];
+  const reads = PACKAGE_MANAGER_READS[name];
+  if (sub !== undefined && reads?.has(sub)) {
+    const rest = texts.slice(1);
+    const positional = rest.filter((t) => !t.startsWith("-"));
+    const end = rest.indexOf("--");
+    if (end !== -1) return flag(cmd, `${name} ${sub} passes arguments on to a program`);
+    if (rest.some((t) => /^--(fix|force|write|save|cache|globalconfig|userconfig|viewer|browser|location|registry)(=|$)/.test(t))) {
+      return flag(cmd, `${name} ${sub} with this option can write files`);
+    }
+    if (positional.length > 0 && PACKAGE_MANAGER_WRITING_FORMS.test(positional[0]!) && ["config", "c", "pkg", "audit", "cache", "store", "workspaces", "env", "index", "pm", "licenses"].includes(sub)) {
+      return flag(cmd, `${name} ${sub} ${positional[0]} changes files or settings`);
+    }
+    if (name === "bun" && sub === "pm" && !["ls", "bin", "hash-string", "cache"].includes(positional[0] ?? "") ) return flag(cmd, "bun pm can change packages");
+    if (name === "go" && sub === "env" && rest.some((t) => /^-[wu]$/.test(t))) return flag(cmd, "go env -w changes the Go settings");
+    if (name === "yarn" && sub === "workspaces" && positional[0] !== "list" && positional[0] !== "info") return flag(cmd, "yarn workspaces runs commands in each workspace");
+    if (name === "pnpm" && sub === "store" && positional[0] !== "path" && positional[0] !== "status") return flag(cmd, "pnpm store changes the package store");
+    if (name === "poetry" && sub === "env" && positional[0] !== "info" && positional[0] !== "list") return flag(cmd, "poetry env changes environments");
+    if ((name === "pip" || name === "pip3") && sub === "cache" && !["dir", "info", "list"].includes(positional[0] ?? "")) return flag(cmd, `${name} cache can delete files`);
+    return undefined;
+  }
+  const shown = sub ?? "";
+  if (shown && /^(i|in|ins|install|add|ci|update|upgrade|up|remove|rm|uninstall|un|unlink|link|sync|get|require)$/.test(shown)) {
+    return flag(cmd, `${name} ${shown} installs or removes packages`);
+  }
+  if (shown && /^(version|publish|unpublish|deprecate|dist-tag|owner|pack|init|create|dedupe|prune|rebuild|exec|x|dlx|run|run-script|test|start|stop|restart|build)$/.test(shown)) {
+    return flag(cmd, `${name} ${shown} changes packages or runs their scripts`);
   }
   return flag(cmd, `${name} installs packages or runs their scripts`);
 }
@@ -551,8 +606,43 @@ function interpreter(name: string, cmd: Cmd): CommandFinding | undefined {
   const args = cmd.args.map((a) => a.text);
   if (args.length > 0 && args.every((a) => /^(--version|-V|-v|--help|-h)$/.test(a))) return undefined;
   const inline = args.some((a) => /^(-[A-Za-z]*[ecpr]|--eval|--print|--command|eval|-E)$/.test(a)) || (name === "deno" && args[0] === "eval");
-  if (name === "perl" && args.some((a) => /^-[A-Za-z]*i/.test(a))) return flag(cmd, "perl -i edits files in place");
+  if (name === "perl" && perlEditsInPlace(args)) return flag(cmd, "perl -i edits files in place");
   return flag(cmd, inline ? `${name} runs inline code that can change files` : `${name} runs a program that can change files`);
+}
+
+/**
+ * Whether perl's switches include -i. Switches cluster ("-pi", "-lne") and some take the rest
+ * of their cluster as a value ("-Ilib", "-MList::Util", "-F:"), so an "i" there is no -i.
+ */
+function perlEditsInPlace(args: string[]): boolean {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === "--" || !a.startsWith("-") || a === "-") return false;
+    for (let j = 1; j < a.length; j++) {
+      const ch = a[j]!;
+      if (ch === "i") return true;
+      // -l and -0 take digits only ("-lpi" is -l -p -i); -d takes an optional t and :Module.
+      if (ch === "l" || ch === "0") {
+        const digits = ch === "0" && a[j + 1] === "x" ? /^x[0-9a-fA-F]*/ : /^[0-7]*/;
+        j += digits.exec(a.slice(j + 1))![0].length;
+        continue;
+      }
+      if (ch === "d") {
+        if (a[j + 1] === "t") j++;
+        if (a[j + 1] === ":") break;
+        continue;
+      }
+      // The rest of the cluster is this switch's value.
+      if ("IMmDFxVC".includes(ch)) break;
+      if (ch === "e" || ch === "E") {
+        // The program text: the rest of the cluster, else the next argument.
+        if (j === a.length - 1) k++;
+        break;
+      }
+      // Unknown letters are read as more switches: a later "i" still counts.
+    }
+  }
+  return false;
 }
 
 function shell(name: string, cmd: Cmd, cx: RuleContext): CommandFinding | undefined {
@@ -1033,6 +1123,9 @@ function gitRule(cmd: Cmd): CommandFinding | undefined {
   const texts = rest.map((a) => a.text);
   const positional = rest.filter((a) => a.dynamic || !a.text.startsWith("-"));
   const mutating = () => flag(cmd, GIT_MUTATING_REASON[sub] ?? `git ${sub} changes the repository`);
+  // `git <cmd> --help` is `git help <cmd>` (git.c rewrites it before the command runs), and a
+  // lone `-h` prints the usage and exits: neither runs the command.
+  if (texts[0] === "--help" || (texts.length === 1 && texts[0] === "-h")) return undefined;
 
   if (GIT_READ.has(sub)) {
     if (texts.some((t) => /^--(output|ext-diff|open-files-in-pager)(=|$)/.test(t) || t === "-O" || /^-O./.test(t) && sub === "grep")) {

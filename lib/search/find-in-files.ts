@@ -1,10 +1,8 @@
 import type { WorkspaceFs } from "../fs/workspace-fs";
-import { looksBinary, LARGE_FILE_BYTES } from "../editor/file-kind";
+import { compilePattern, type PatternOptions } from "./pattern";
+import { SEARCH_MAX_FILE_BYTES, searchBytes } from "./search-file";
 
-export interface FindOptions {
-  regex?: boolean;
-  caseSensitive?: boolean;
-  wholeWord?: boolean;
+export interface FindOptions extends PatternOptions {
   /** Stop after this many matching lines (the UI says the list was cut). */
   maxResults?: number;
   /** Paths to skip, e.g. ignored files; the caller decides. */
@@ -24,54 +22,42 @@ export interface FindMatch {
 export interface FindResult {
   matches: FindMatch[];
   filesSearched: number;
+  /** Text files over SEARCH_MAX_FILE_BYTES, not searched. */
+  filesTooLarge: number;
   truncated: boolean;
 }
 
-const PREVIEW_MAX = 200;
-
-export function buildMatcher(query: string, opts: FindOptions): RegExp {
-  const source = opts.regex ? query : query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const bounded = opts.wholeWord ? `\\b(?:${source})\\b` : source;
-  try {
-    return new RegExp(bounded, opts.caseSensitive ? "g" : "gi");
-  } catch (error) {
-    throw new Error(`Invalid regular expression: ${(error as Error).message}`);
-  }
-}
-
-/** Search every text file of the workspace (binary and >5 MB files are skipped), line by line. */
+/**
+ * Search every text file of the workspace line by line (binary files are skipped). The pattern
+ * runs on a linear-time engine, so no query can hang the page; an unsupported or invalid one
+ * throws a PatternError whose message says what to write instead.
+ */
 export async function findInFiles(wsfs: WorkspaceFs, query: string, opts: FindOptions = {}): Promise<FindResult> {
   const max = opts.maxResults ?? 2000;
-  const result: FindResult = { matches: [], filesSearched: 0, truncated: false };
+  const result: FindResult = { matches: [], filesSearched: 0, filesTooLarge: 0, truncated: false };
   if (!query) return result;
-  const matcher = buildMatcher(query, opts);
+  const pattern = compilePattern(query, opts);
   const files = await wsfs.listFiles("");
   for (const path of files) {
     if (opts.signal?.aborted) break;
     if (opts.skip?.(path)) continue;
     const stat = await wsfs.stat(path);
-    if (!stat || stat.type !== "file" || stat.size > LARGE_FILE_BYTES) continue;
+    if (!stat || stat.type !== "file") continue;
+    if (stat.size > SEARCH_MAX_FILE_BYTES) {
+      result.filesTooLarge++;
+      continue;
+    }
     const bytes = await wsfs.readFile(path);
-    if (looksBinary(bytes)) continue;
+    // One more than the room left tells "cut" from "exactly full".
+    const { binary, hits } = searchBytes(bytes, pattern, { maxHits: max - result.matches.length + 1, signal: opts.signal });
+    if (binary) continue;
     result.filesSearched++;
-    const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      matcher.lastIndex = 0;
-      const m = matcher.exec(line);
-      if (!m) continue;
+    for (const h of hits) {
       if (result.matches.length >= max) {
         result.truncated = true;
         return result;
       }
-      const start = Math.max(0, m.index - 60);
-      result.matches.push({
-        path,
-        line: i + 1,
-        column: m.index + 1,
-        length: Math.max(1, m[0].length),
-        preview: (start > 0 ? "…" : "") + line.slice(start, start + PREVIEW_MAX),
-      });
+      result.matches.push({ path, line: h.line, column: h.index + 1, length: Math.max(1, h.length), preview: h.preview });
     }
   }
   return result;

@@ -6,6 +6,7 @@
  */
 import type { SessionData } from "../agent/session";
 import { textOf } from "../agent/messages";
+import { IdbConnection } from "../storage/idb-connection";
 
 export const SESSIONS_DB = "tabula-agent-sessions";
 const DB_VERSION = 1;
@@ -35,67 +36,34 @@ export type SessionStoreOptions = {
   secrets?: () => string[];
 };
 
-function req<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error ?? new Error("IndexedDB request failed"));
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error("IndexedDB transaction failed"));
-    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
-  });
-}
-
 const SEARCH_CHARS = 20_000;
 
 export class SessionStore {
-  private db: Promise<IDBDatabase> | null = null;
-  private readonly dbName: string;
+  private readonly db: IdbConnection;
 
   constructor(
-    private readonly idb: IDBFactory,
+    idb: IDBFactory,
     private readonly opts: SessionStoreOptions = {},
   ) {
-    this.dbName = opts.dbName ?? SESSIONS_DB;
-  }
-
-  private open(): Promise<IDBDatabase> {
-    this.db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const r = this.idb.open(this.dbName, DB_VERSION);
-      r.onupgradeneeded = () => {
-        const db = r.result;
-        if (!db.objectStoreNames.contains(DATA)) db.createObjectStore(DATA, { keyPath: "id" });
-        if (!db.objectStoreNames.contains(META)) {
-          const meta = db.createObjectStore(META, { keyPath: "id" });
-          meta.createIndex("workspaceId", "workspaceId", { unique: false });
-        }
-      };
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error ?? new Error(`Cannot open IndexedDB database ${this.dbName}`));
-      r.onblocked = () => reject(new Error(`IndexedDB database ${this.dbName} is blocked by another tab`));
-    }).catch((err) => {
-      this.db = null;
-      throw err;
+    this.db = new IdbConnection(idb, opts.dbName ?? SESSIONS_DB, DB_VERSION, (db) => {
+      if (!db.objectStoreNames.contains(DATA)) db.createObjectStore(DATA, { keyPath: "id" });
+      if (!db.objectStoreNames.contains(META)) {
+        const meta = db.createObjectStore(META, { keyPath: "id" });
+        meta.createIndex("workspaceId", "workspaceId", { unique: false });
+      }
     });
-    return this.db;
   }
 
+  /** Resolves once the session and its list entry are committed together; rejects (StorageError) if not. */
   async save(data: SessionData): Promise<void> {
     const clean = this.scrub(data);
-    const db = await this.open();
-    const tx = db.transaction([DATA, META], "readwrite");
-    tx.objectStore(DATA).put(clean);
-    tx.objectStore(META).put(metaOf(clean));
-    await done(tx);
+    await this.db.run([DATA, META], "readwrite", `The session "${clean.title}"`, async (tx) => {
+      await Promise.all([tx.objectStore(DATA).put(clean), tx.objectStore(META).put(metaOf(clean))]);
+    });
   }
 
   async load(id: string): Promise<SessionData | undefined> {
-    const db = await this.open();
-    return (await req(db.transaction(DATA, "readonly").objectStore(DATA).get(id))) as SessionData | undefined;
+    return this.db.run(DATA, "readonly", "Loading the session", (tx) => tx.objectStore(DATA).get(id) as Promise<SessionData | undefined>);
   }
 
   /**
@@ -103,9 +71,7 @@ export class SessionStore {
    * (case-insensitive; every word must occur).
    */
   async list(workspaceId: string, opts: { query?: string; limit?: number } = {}): Promise<SessionMeta[]> {
-    const db = await this.open();
-    const index = db.transaction(META, "readonly").objectStore(META).index("workspaceId");
-    const all = (await req(index.getAll(workspaceId))) as MetaRecord[];
+    const all = (await this.db.run(META, "readonly", "Listing sessions", (tx) => tx.objectStore(META).index("workspaceId").getAll(workspaceId))) as MetaRecord[];
     const words = (opts.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
     const hits = all.filter((m) => words.every((w) => m.title.toLowerCase().includes(w) || m.searchText.includes(w)));
     hits.sort((a, b) => b.updatedAt - a.updatedAt);
@@ -122,11 +88,9 @@ export class SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    const db = await this.open();
-    const tx = db.transaction([DATA, META], "readwrite");
-    tx.objectStore(DATA).delete(id);
-    tx.objectStore(META).delete(id);
-    await done(tx);
+    await this.db.run([DATA, META], "readwrite", "Deleting the session", async (tx) => {
+      await Promise.all([tx.objectStore(DATA).delete(id), tx.objectStore(META).delete(id)]);
+    });
   }
 
   /** Remove every session of a workspace (when the workspace is deleted). */
@@ -137,8 +101,7 @@ export class SessionStore {
   }
 
   close(): void {
-    void this.db?.then((db) => db.close()).catch(() => undefined);
-    this.db = null;
+    this.db.close();
   }
 
   private scrub(data: SessionData): SessionData {

@@ -7,7 +7,7 @@ export * from "./define";
 export { headTail, headOnly, previewFile, resolvePath } from "./util";
 export { readFilesTool, type ReadFilesInput } from "./read-files";
 export { listFilesTool, type ListFilesInput } from "./list-files";
-export { searchCodebaseTool, globToRegExp, type SearchCodebaseInput } from "./search-codebase";
+export { searchCodebaseTool, type SearchCodebaseInput } from "./search-codebase";
 export { editorTool, type EditorInput } from "./editor";
 export { applyPatchTool, type ApplyPatchInput } from "./apply-patch";
 export { runCommandsTool, commandList, type RunCommandsInput } from "./run-commands";

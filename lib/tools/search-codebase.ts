@@ -1,29 +1,34 @@
 import { z } from "zod";
-import { looksBinary } from "../editor/file-kind";
 import { IgnoreRules } from "../git/ignore";
-import { buildMatcher } from "../search/find-in-files";
+import { compilePathGlobs, type PathFilter } from "../search/path-glob";
+import { compilePattern, type SearchPattern } from "../search/pattern";
+import { SEARCH_LARGE_FILE_BYTES, SEARCH_MAX_FILE_BYTES, searchBytes, type LineHit } from "../search/search-file";
 import { defineTool, errorResult, type ToolResult } from "./define";
-import { fsErrorMessage, plural, resolvePath, shown } from "./util";
+import { formatSize, fsErrorMessage, plural, resolvePath, shown } from "./util";
 
-const description = `Search the text files of the workspace with a regular expression (JavaScript syntax), line by line.
+const description = `Search the text files of the workspace with a regular expression, line by line.
 
 - query: the regex, e.g. "function\\s+greet" or "TODO|FIXME". Escape regex characters to search literally.
+- Syntax: RE2 (JavaScript-like: classes, groups, alternation, \\b \\d \\w \\s, lookbehind). Backreferences and lookahead are not supported; matching is always linear-time.
 - Case-insensitive unless the query contains an uppercase letter (or case_sensitive is set).
-- path: limit the search to a directory or file; include: a glob on the path such as "*.ts" or "src/**/*.tsx".
-- Files ignored by .gitignore, binary files and files over 5 MB are skipped.
+- path: limit the search to a directory or file.
+- include: glob(s) on the path, e.g. "*.ts", "*.[jt]s", "src/**/*.{ts,tsx}"; a glob without "/" matches the file name at any depth; a glob starting with "!" excludes (e.g. ["*.ts", "!*.d.ts"]).
+- Files ignored by .gitignore and binary files are skipped. Large text files are searched too (files over ${formatSize(SEARCH_MAX_FILE_BYTES)} are skipped and counted).
 - Results are "path:line: text", grouped by file, at most max_results lines (default 200); the output says when it was cut: narrow the query or the path then.`;
 
 const inputSchema = z.object({
-  query: z.string().min(1).describe("Regular expression to search for"),
+  query: z.string().min(1).describe("Regular expression to search for (RE2 syntax)"),
   path: z.string().optional().describe("Directory or file to search in (default: the whole workspace)"),
-  include: z.string().optional().describe('Glob the file path must match, e.g. "*.ts" or "src/**/*.css"'),
+  include: z
+    .union([z.string(), z.array(z.string()).max(50)])
+    .optional()
+    .describe('Glob(s) the file path must match, e.g. "*.ts" or ["src/**/*.{ts,tsx}", "!**/*.test.ts"]'),
   case_sensitive: z.boolean().optional().describe("Force case-sensitive (true) or insensitive (false) matching"),
   max_results: z.number().int().min(1).max(2000).optional().describe("Maximum matching lines (default 200)"),
 });
 
 export type SearchCodebaseInput = z.infer<typeof inputSchema>;
 
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const PREVIEW = 200;
 const CONCURRENCY = 16;
 
@@ -35,12 +40,19 @@ export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
   approval: "read",
   async execute(input, ctx): Promise<ToolResult> {
     const caseSensitive = input.case_sensitive ?? /[A-Z]/.test(input.query.replace(/\\./g, ""));
-    let matcher: RegExp;
+    let pattern: SearchPattern;
     try {
-      // lib/search's matcher (the editor's find-in-files uses the same one).
-      matcher = buildMatcher(input.query, { regex: true, caseSensitive });
+      // lib/search's linear-time engine (the editor's find in files uses the same one).
+      pattern = compilePattern(input.query, { regex: true, caseSensitive });
     } catch (err) {
-      return errorResult(`${(err as Error).message}. Fix the pattern (JavaScript regex syntax) or escape special characters to search literally.`);
+      const msg = (err as Error).message;
+      return errorResult(/not supported/.test(msg) ? msg : `${msg}. Fix the pattern (RE2 syntax) or escape special characters to search literally.`);
+    }
+    let include: PathFilter | null = null;
+    try {
+      if (input.include !== undefined) include = compilePathGlobs(input.include);
+    } catch (err) {
+      return errorResult((err as Error).message);
     }
     let root: string;
     try {
@@ -50,7 +62,6 @@ export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
     }
     const st = await ctx.wsfs.stat(root).catch(() => null);
     if (!st) return errorResult(`${shown(root)} does not exist`);
-    const include = input.include ? globToRegExp(input.include) : null;
     const max = input.max_results ?? ctx.limits.searchMaxResults;
     const rules = new IgnoreRules(ctx.repo);
 
@@ -66,7 +77,7 @@ export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
         const rel = dir === "" ? e.name : `${dir}/${e.name}`;
         if (rules.test(rel, e.type === "dir")) continue;
         if (e.type === "dir") subdirs.push(rel);
-        else if (e.type === "file" && (!include || include.test(rel) || include.test(rel.slice(rel.lastIndexOf("/") + 1)))) files.push(rel);
+        else if (e.type === "file" && (!include || include(rel))) files.push(rel);
       }
       await Promise.all(subdirs.map(walk));
     };
@@ -74,37 +85,45 @@ export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
     else files.push(root);
     files.sort();
 
-    // Search in parallel batches (IndexedDB pipelines requests), report in path order.
-    const perFile = new Map<string, { line: number; text: string }[]>();
+    // Small files in parallel batches (IndexedDB pipelines requests); a large file alone, so
+    // that at most one large file is in memory at a time. Reported in path order.
+    const perFile = new Map<string, LineHit[]>();
     let searched = 0;
+    let tooLarge = 0;
     let total = 0;
     let cut = false;
-    for (let i = 0; i < files.length && !cut && !ctx.signal.aborted; i += CONCURRENCY) {
-      const batch = files.slice(i, i + CONCURRENCY);
-      const results = await Promise.all(
-        batch.map(async (path) => {
-          const s = await ctx.wsfs.stat(path).catch(() => null);
-          if (!s || s.type !== "file" || s.size > MAX_FILE_BYTES) return null;
-          const bytes = await ctx.wsfs.readFile(path).catch(() => null);
-          if (!bytes || looksBinary(bytes)) return null;
-          const re = new RegExp(matcher.source, matcher.flags);
-          const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
-          const hits: { line: number; text: string }[] = [];
-          for (let n = 0; n < lines.length; n++) {
-            re.lastIndex = 0;
-            const m = re.exec(lines[n]!);
-            if (!m) continue;
-            const line = lines[n]!;
-            const start = line.length > PREVIEW ? Math.max(0, m.index - 60) : 0;
-            let text = line.slice(start, start + PREVIEW);
-            if (start > 0) text = "…" + text;
-            if (start + PREVIEW < line.length) text += "…";
-            hits.push({ line: n + 1, text });
-            if (hits.length > max) break;
-          }
-          return { path, hits };
-        }),
-      );
+    const searchOne = async (path: string): Promise<{ path: string; hits: LineHit[] } | null> => {
+      const s = await ctx.wsfs.stat(path).catch(() => null);
+      if (!s || s.type !== "file") return null;
+      if (s.size > SEARCH_MAX_FILE_BYTES) {
+        tooLarge++;
+        return null;
+      }
+      const bytes = await ctx.wsfs.readFile(path).catch(() => null);
+      if (!bytes) return null;
+      const r = searchBytes(bytes, pattern, { maxHits: max + 1, previewChars: PREVIEW, signal: ctx.signal });
+      return r.binary ? null : { path, hits: r.hits };
+    };
+    const sizes = await Promise.all(files.map((p) => ctx.wsfs.stat(p).then((s) => s?.size ?? 0, () => 0)));
+    const batches: string[][] = [];
+    let batch: string[] = [];
+    files.forEach((path, i) => {
+      if (sizes[i]! > SEARCH_LARGE_FILE_BYTES) {
+        if (batch.length) batches.push(batch);
+        batches.push([path]);
+        batch = [];
+        return;
+      }
+      batch.push(path);
+      if (batch.length === CONCURRENCY) {
+        batches.push(batch);
+        batch = [];
+      }
+    });
+    if (batch.length) batches.push(batch);
+    for (const group of batches) {
+      if (cut || ctx.signal.aborted) break;
+      const results = await Promise.all(group.map(searchOne));
       for (const r of results) {
         if (!r) continue;
         searched++;
@@ -124,48 +143,19 @@ export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
     const out: string[] = [];
     for (const [path, hits] of perFile) {
       out.push(path);
-      for (const h of hits) out.push(`  ${h.line}: ${h.text}`);
+      for (const h of hits) out.push(`  ${h.line}: ${h.preview}`);
     }
     if (total === 0) {
       out.push(`No matches for /${input.query}/${caseSensitive ? "" : "i"} in ${plural(searched, "file")}${root ? ` under ${root}` : ""}.`);
     } else {
       out.push(`${plural(total, "match", "matches")} in ${plural(perFile.size, "file")} (${searched} searched).`);
     }
+    if (tooLarge > 0) out.push(`[${plural(tooLarge, "file")} over ${formatSize(SEARCH_MAX_FILE_BYTES)} not searched: read parts of them with read_files and start_line/end_line.]`);
     if (cut) out.push(`[Results cut at ${max} matches: narrow the query, the path or the include glob to see the rest.]`);
     return {
       output: out.join("\n"),
       summary: total === 0 ? `No matches for ${input.query}` : `${plural(total, "match", "matches")} in ${plural(perFile.size, "file")}${cut ? " (cut)" : ""}`,
-      data: { matches: total, files: perFile.size, searched, truncated: cut },
+      data: { matches: total, files: perFile.size, searched, tooLarge, truncated: cut },
     };
   },
 });
-
-/** A path glob: "*" and "?" stay inside a segment, "**" crosses directories, {a,b} alternates. */
-export function globToRegExp(glob: string): RegExp {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*") {
-      if (glob[i + 1] === "*") {
-        i++;
-        if (glob[i + 1] === "/") {
-          i++;
-          re += "(?:.*/)?";
-        } else re += ".*";
-      } else re += "[^/]*";
-    } else if (c === "?") re += "[^/]";
-    else if (c === "{") {
-      const end = glob.indexOf("}", i);
-      if (end === -1) re += "\\{";
-      else {
-        re += "(?:" + glob.slice(i + 1, end).split(",").map(escapeRe).join("|") + ")";
-        i = end;
-      }
-    } else re += escapeRe(c);
-  }
-  return new RegExp("^" + re + "$");
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}

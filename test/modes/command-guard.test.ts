@@ -70,6 +70,21 @@ describe("findings", () => {
     expect(nodeGuard("python3 -c 'print(1)'")?.reason).toBe("python3 runs inline code that can change files");
   });
 
+  it("gives the true reason: -I is not -i, and read-only package subcommands have writing forms", () => {
+    expect(nodeGuard("perl -Ilib script.pl")?.reason).toBe("perl runs a program that can change files");
+    expect(nodeGuard("perl -MList::Util=sum -e 'print sum(1)'")?.reason).toBe("perl runs inline code that can change files");
+    expect(nodeGuard("perl -Ilib -i -pe 's/a/b/' a.txt")?.reason).toBe("perl -i edits files in place");
+    expect(nodeGuard("perl -lpi -e 's/a/b/' a.txt")?.reason).toBe("perl -i edits files in place");
+    expect(nodeGuard("perl -i.bak -pe 's/a/b/' a.txt")?.reason).toBe("perl -i edits files in place");
+    expect(nodeGuard("npm version patch")?.reason).toBe("npm version changes packages or runs their scripts");
+    expect(nodeGuard("npm pkg set name=x")?.reason).toBe("npm pkg set changes files or settings");
+    expect(nodeGuard("npm audit fix")?.reason).toBe("npm audit fix changes files or settings");
+    expect(nodeGuard("npm ci")?.reason).toBe("npm ci installs or removes packages");
+    expect(nodeGuard("npm --prefix ls install")?.reason).toBe("npm installs packages or runs their scripts");
+    expect(nodeGuard("git switch main")?.reason).toBe("git switch changes files");
+    expect(nodeGuard("git switch --help")).toBeUndefined();
+  });
+
   it("refuses what the line-trimmed parse (bash -c) would run even when the raw parse hides it", () => {
     const hidden = "cat <<\\EOF\n  EOF\nrm -rf .\nEOF";
     expect(nodeGuard(hidden)).toEqual({ command: "rm -rf .", reason: "rm deletes files" });

@@ -128,9 +128,20 @@ export const WRITE_CORPUS: Record<string, string[]> = {
     "npm install", "npm i left-pad", "npm ci", "npx create-react-app x", "pnpm add zod", "yarn add zod", "pip install requests",
     "pip3 install -r requirements.txt", "cargo add serde", "go get example.com/x", "apt-get install jq", "bun add zod", "gem install rails",
   ],
+  "package managers, writing forms of read-only subcommands": [
+    "npm version patch", "npm version", "npm pkg set name=x", "npm pkg delete scripts.test", "npm audit fix", "npm audit --fix",
+    "npm config set registry http://127.0.0.1:1", "npm config delete registry", "npm cache clean --force", "npm run build", "npm test",
+    "npm exec cowsay", "npm --prefix ls install", "npm -g ls install", "npm ls -- --x", "npm view zod --cache=./npm-cache", "npm i -g zod",
+    "npm rebuild", "npm dedupe", "pnpm install", "pnpm build", "pnpm store prune", "pnpm audit --fix", "pnpm config set x y", "yarn",
+    "yarn build", "yarn config set x y", "yarn workspaces foreach run build", "bun pm trust --all", "pip download requests",
+    "pip cache purge", "pip3 config set global.x y", "go env -w GOFLAGS=-mod=mod", "cargo build", "gem cleanup", "brew install jq",
+    "composer install", "poetry env use python3", "apt install jq",
+  ],
   "inline code": [
     "node -e \"require('fs').writeFileSync('n.txt','x')\"", "node script.js", "python -c \"open('p.txt','w').write('x')\"",
     "python3 -c 'import os; os.remove(\"a.txt\")'", "python3 script.py", "perl -e 'unlink \"a.txt\"'", "perl -pi -e 's/a/b/' a.txt",
+    "perl -i -pe 's/a/b/' a.txt", "perl -i.bak -pe 's/a/b/' a.txt", "perl -lpi -e 's/a/b/' a.txt", "perl -Ilib -i -pe 's/a/b/' a.txt",
+    "perl -0777 -pi -e 's/a/b/' a.txt", "perl -Ilib script.pl", "perl -MFile::Path -e 'rmtree(\"d\")'",
     "ruby -e 'File.delete(\"a.txt\")'", "deno eval \"Deno.removeSync('a.txt')\"", "php -r 'unlink(\"a.txt\");'", "js-exec -e \"1\"",
   ],
   "parse failures (fail closed)": [
@@ -185,6 +196,14 @@ export const READ_CORPUS: string[] = [
   "git grep -n TODO", "git stash list", "git stash show", "git config user.name", "git config --get user.email", "git config --list",
   "git -C src log --oneline", "git --no-pager log -1", "git -c color.ui=never diff", "git cat-file -p HEAD", "git remote -v",
   "git shortlog -sn", "git describe --tags", "git reflog", "git ls-tree HEAD",
+  // help never runs the command
+  "git switch --help", "git commit --help", "git stash -h", "git reset --help",
+  // package managers, read-only subcommands
+  "npm ls", "npm ls --all --json", "npm list zod", "npm view react version", "npm view zod versions --json", "npm outdated",
+  "npm why zod", "npm explain zod", "npm config get registry", "npm config list", "npm pkg get name", "npm audit", "npm --version",
+  "npm help install", "npm prefix", "pnpm list", "pnpm ls --depth 0", "pnpm why zod", "pnpm outdated", "yarn why zod",
+  "yarn info zod", "yarn list --pattern zod", "pip list", "pip show requests", "pip3 freeze", "cargo search serde", "go version",
+  "go env GOPATH", "gem list", "bun outdated", "bun pm ls",
 ];
 
 export function allWrites(): string[] {

@@ -1,3 +1,4 @@
+import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentSession } from "../../lib/agent/session";

@@ -8,7 +8,6 @@ import {
   callApproval,
   callEffects,
   editorTool,
-  globToRegExp,
   headTail,
   isMutating,
   listFilesTool,
@@ -83,16 +82,41 @@ describe("read_files", () => {
     expect(r.output).toContain("lines 11-50 not shown. Read them with start_line=11");
   });
 
-  it("refuses binary, missing, directories, escapes, and too-large files clearly", async () => {
-    const w = ws({ "img.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]), "big.txt": "x".repeat(2000), "d/x.txt": "x" });
+  it("refuses binary, missing, directories and escapes clearly", async () => {
+    const bigBinary = new Uint8Array(2000);
+    bigBinary.set([0x89, 0x50, 0x4e, 0x47, 0]);
+    const w = ws({ "img.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]), "big.bin": bigBinary, "d/x.txt": "x" });
     const ctx = ctxFor(w, { limits: { readMaxFileBytes: 1000 } });
-    const r = await call(readFilesTool, { files: [{ path: "img.png" }, { path: "nope.txt" }, { path: "d" }, { path: "../etc/passwd" }, { path: "big.txt" }] }, ctx);
+    const r = await call(readFilesTool, { files: [{ path: "img.png" }, { path: "nope.txt" }, { path: "d" }, { path: "../etc/passwd" }, { path: "big.bin", start_line: 1, end_line: 3 }] }, ctx);
     expect(r.isError).toBe(true);
     expect(r.output).toContain("img.png is a binary file");
     expect(r.output).toContain("nope.txt does not exist");
     expect(r.output).toContain("d is a directory; use list_files");
     expect(r.output).toContain("escapes the workspace");
-    expect(r.output).toContain("over the 1000 B limit");
+    expect(r.output).toContain("big.bin is a binary file (2.0 KB); only text files can be read");
+  });
+
+  it("reads line ranges of a text file over 5 MB without sending the rest", async () => {
+    const lines = Array.from({ length: 400_000 }, (_, i) => `row ${i + 1} ${"·".repeat(10)}`);
+    const w = ws({ "big.log": lines.join("\r\n") + "\r\n" });
+    const size = (await w.wsfs.stat("big.log"))!.size;
+    expect(size).toBeGreaterThan(5 * 1024 * 1024);
+    const head = await call(readFilesTool, { files: [{ path: "big.log", start_line: 1, end_line: 3 }] }, ctxFor(w));
+    expect(head.isError).toBeFalsy();
+    expect(head.output).toBe(`<file path="big.log" lines="1-3" total_lines="400000" size="${(size / 1024 / 1024).toFixed(1)} MB">\n1\t${lines[0]}\n2\t${lines[1]}\n3\t${lines[2]}\n</file>`);
+    const tail = await call(readFilesTool, { files: [{ path: "big.log", start_line: 399_999 }] }, ctxFor(w));
+    expect(tail.output).toContain(`399999\t${lines[399_998]}\n400000\t${lines[399_999]}\n</file>`);
+    // Without a range: the first lines, cut by the output budget, with the way on.
+    const first = await call(readFilesTool, { files: [{ path: "big.log" }] }, ctxFor(w, { limits: { readMaxCharsPerFile: 2000 } }));
+    expect(first.output.length).toBeLessThan(2300);
+    expect(first.output).toMatch(/continues: lines \d+-400000 not shown\. Read them with start_line=\d+/);
+  });
+
+  it("cuts one giant line to the output budget", async () => {
+    const w = ws({ "min.js": "x".repeat(50_000) + "\nsecond\n" });
+    const r = await call(readFilesTool, { files: [{ path: "min.js" }] }, ctxFor(w, { limits: { readMaxCharsPerFile: 1000 } }));
+    expect(r.output).toContain("[… line 1 cut: 50000 characters]");
+    expect(r.output.length).toBeLessThan(1300);
   });
 
   it("reports a start line past the end", async () => {
@@ -163,12 +187,39 @@ describe("search_codebase", () => {
     expect(none.output).toContain("No matches for /zebra/i");
   });
 
-  it("globs", () => {
-    expect(globToRegExp("*.ts").test("a.ts")).toBe(true);
-    expect(globToRegExp("src/**/*.ts").test("src/a/b/c.ts")).toBe(true);
-    expect(globToRegExp("src/**/*.ts").test("src/c.ts")).toBe(true);
-    expect(globToRegExp("*.{ts,tsx}").test("x.tsx")).toBe(true);
-    expect(globToRegExp("*.ts").test("a/b.ts")).toBe(false);
+  it("include globs: classes, nested braces and ! exclusions (picomatch)", async () => {
+    const w = ws({
+      "src/a.ts": "hit\n",
+      "src/a.d.ts": "hit\n",
+      "src/b.js": "hit\n",
+      "src/c.tsx": "hit\n",
+      "src/deep/d.jsx": "hit\n",
+      "docs/e.md": "hit\n",
+    });
+    const files = async (include: string | string[]) => {
+      const r = await call(searchCodebaseTool, { query: "hit", include }, ctxFor(w));
+      return r.output.split("\n").filter((l) => !l.startsWith(" ") && l.includes("/"));
+    };
+    expect(await files("*.[jt]s")).toEqual(["src/a.d.ts", "src/a.ts", "src/b.js"]);
+    expect(await files("src/**/*.{ts,{tsx,jsx}}")).toEqual(["src/a.d.ts", "src/a.ts", "src/c.tsx", "src/deep/d.jsx"]);
+    expect(await files(["*.ts", "!*.d.ts"])).toEqual(["src/a.ts"]);
+    expect(await files("!src/**")).toEqual(["docs/e.md"]);
+    expect(await files("src/*.ts")).toEqual(["src/a.d.ts", "src/a.ts"]);
+    expect(await files("*.ts")).toEqual(["src/a.d.ts", "src/a.ts"]);
+  });
+
+  it("runs catastrophic patterns in linear time and explains unsupported syntax", async () => {
+    // JavaScript's RegExp backtracks for longer than the universe has existed on each "!" line.
+    const w = ws({ "a.txt": ("a".repeat(5000) + "!\n").repeat(20) + "aaaa\n" });
+    const t = Date.now();
+    const r = await call(searchCodebaseTool, { query: "(a+)+$" }, ctxFor(w));
+    expect(Date.now() - t).toBeLessThan(5000);
+    expect(r.output).toBe("a.txt\n  21: aaaa\n1 match in 1 file (1 searched).");
+    const back = await call(searchCodebaseTool, { query: "(\\w+) \\1" }, ctxFor(w));
+    expect(back.isError).toBe(true);
+    expect(back.output).toMatch(/Backreferences .* not supported/);
+    const ahead = await call(searchCodebaseTool, { query: "foo(?=bar)" }, ctxFor(w));
+    expect(ahead.output).toContain('"foo(?=bar)" → "foobar"');
   });
 });
 
