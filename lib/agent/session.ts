@@ -53,6 +53,7 @@ import {
 } from "./messages";
 import { contextWindowFor, resolveModel, type ModelHandle, type ModelSource } from "./model-handle";
 import { emptyStep, StreamFailure, streamModelStep, type StreamedStep } from "./model-stream";
+import { uniqueToolCallIds, usedToolCallIds } from "./tool-call-ids";
 import { addUsage, costOf, DEFAULT_PRICES, priceFor, usageFromProvider, type PriceTable } from "./pricing";
 import { buildSystemPrompt, loadWorkspaceRules, type RuleSource } from "./prompt";
 import {
@@ -841,6 +842,8 @@ export class AgentSession {
         maxOutputTokens,
       });
       state.iteration++;
+      // Ids clashing with earlier calls (or each other) are re-keyed, so results never cross.
+      step.toolCalls = uniqueToolCallIds(step.toolCalls, usedToolCallIds(this._messages)).calls;
 
       // The assistant message.
       const content: AssistantMessage["content"] = [];
