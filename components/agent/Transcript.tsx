@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
 import { textOf, toolCallsOf, type AgentMessage, type ToolResultPart, type AgentSession } from "@/lib/agent";
 import type { LiveState } from "./useAgent";
 import { Markdown } from "./Markdown";
@@ -31,6 +31,29 @@ export function Transcript(props: {
   const results = new Map<string, ToolResultPart>();
   for (const m of session.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);
   const shown = new Set(session.messages.map((m) => m.id));
+  // A run that failed (or was stopped by something other than the user) keeps its reason in the
+  // session's run records, so the notice is still there after a reload; it goes after the run's
+  // last message.
+  const endNotices = new Map<string, { runId: string; status: string; reason: string }>();
+  const lastOfRun = new Map<number, string>();
+  for (const m of session.messages) if (m.run !== undefined) lastOfRun.set(m.run, m.id);
+  for (const r of session.runs) {
+    const at = lastOfRun.get(r.run);
+    if (at && r.reason && (r.status === "failed" || (r.status === "aborted" && r.reason !== "Stopped by the user"))) endNotices.set(at, { runId: r.runId, status: r.status, reason: r.reason });
+  }
+  const recorded = new Set([...endNotices.values()].map((n) => n.runId));
+  const withEndNotice = (m: AgentMessage, node: ReactNode) => {
+    const n = endNotices.get(m.id);
+    if (!n) return node;
+    return (
+      <Fragment key={m.id}>
+        {node}
+        <div className={`notice-line${n.status === "failed" ? " error" : ""}`} role={n.status === "failed" ? "alert" : undefined} data-testid="run-end-notice">
+          {n.reason}
+        </div>
+      </Fragment>
+    );
+  };
 
   const render = (m: AgentMessage) => {
     if (m.role === "user") {
@@ -109,12 +132,15 @@ export function Transcript(props: {
         </div>
       )}
       {session.messages.map((m, i) =>
-        props.dimFrom !== undefined && i >= props.dimFrom ? (
-          <div key={m.id} className="after-point" data-testid="after-point" title="After the point shown on the timeline">
-            {render(m)}
-          </div>
-        ) : (
-          render(m)
+        withEndNotice(
+          m,
+          props.dimFrom !== undefined && i >= props.dimFrom ? (
+            <div key={m.id} className="after-point" data-testid="after-point" title="After the point shown on the timeline">
+              {render(m)}
+            </div>
+          ) : (
+            render(m)
+          ),
         ),
       )}
       {[...live.streaming].filter(([id]) => !shown.has(id)).map(([id, text]) => (
@@ -132,7 +158,7 @@ export function Transcript(props: {
           <div key={n.seq} className="notice-line" data-testid="checkpoint-notice">
             ⟲ Checkpoint of run {n.run} saved ({n.ref.split("/").slice(-2).join("/")})
           </div>
-        ) : n.type === "error" ? (
+        ) : n.type === "error" && !(n.fatal && n.runId && recorded.has(n.runId)) ? (
           <div key={n.seq} className="notice-line error" role="alert">
             {n.message}
           </div>

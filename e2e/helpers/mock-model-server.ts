@@ -30,6 +30,12 @@ export type MockTurn = ScriptedTurn & {
   raw?: { status?: number; contentType?: string; body: string; headers?: Record<string, string> };
   /** Send a malformed (non-JSON) data line in the middle of the stream. */
   malformed?: boolean;
+  /**
+   * The provider's error type for `streamError` (default: Anthropic "overloaded_error", OpenAI
+   * "server_error"). With no text and no tool calls, the error comes before any content, right
+   * after the stream opened with 200 — as real servers do when they are overloaded.
+   */
+  streamErrorType?: string;
 };
 
 export type MockRequest = {
@@ -274,7 +280,7 @@ function sse(event: string | null, data: unknown): string {
 }
 
 /** Anthropic Messages SSE for one turn. */
-export function anthropicEvents(turn: ScriptedTurn, model: string, n: number): string[] {
+export function anthropicEvents(turn: MockTurn, model: string, n: number): string[] {
   const out: string[] = [];
   const input = turn.usage?.inputTokens ?? 50;
   const chunks = chunksOf(turn);
@@ -310,7 +316,7 @@ export function anthropicEvents(turn: ScriptedTurn, model: string, n: number): s
     index++;
   });
   if (turn.streamError) {
-    out.push(sse("error", { type: "error", error: { type: "overloaded_error", message: turn.streamError } }));
+    out.push(sse("error", { type: "error", error: { type: turn.streamErrorType ?? "overloaded_error", message: turn.streamError } }));
     return out;
   }
   const stop = turn.finishReason === "length" ? "max_tokens" : turn.toolCalls?.length ? "tool_use" : "end_turn";
@@ -321,7 +327,7 @@ export function anthropicEvents(turn: ScriptedTurn, model: string, n: number): s
 }
 
 /** OpenAI Chat Completions SSE for one turn. */
-export function openaiEvents(turn: ScriptedTurn, model: string, n: number): string[] {
+export function openaiEvents(turn: MockTurn, model: string, n: number): string[] {
   const out: string[] = [];
   const id = `chatcmpl-mock-${n}`;
   const created = Math.floor(Date.now() / 1000);
@@ -338,7 +344,7 @@ export function openaiEvents(turn: ScriptedTurn, model: string, n: number): stri
     for (const part of [args.slice(0, half), args.slice(half)]) if (part) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: part } }] }));
   });
   if (turn.streamError) {
-    out.push(sse(null, { error: { message: turn.streamError, type: "server_error" } }));
+    out.push(sse(null, { error: { message: turn.streamError, type: turn.streamErrorType ?? "server_error", code: null } }));
     return out;
   }
   const finish = turn.finishReason === "length" ? "length" : turn.toolCalls?.length ? "tool_calls" : "stop";

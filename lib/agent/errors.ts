@@ -143,8 +143,10 @@ export function classifyError(err: unknown, ctx: ModelContext): AgentError {
       return new AgentError("context-length", `The conversation is too long for ${ctx.modelId}: ${said}. Run /compact or start a new session.`, { cause: err });
     }
     if (status === 429) {
+      // OpenAI answers an exhausted quota with 429 too: waiting does not refill it.
+      const quota = /insufficient_quota|exceeded your current quota|billing/i.test(`${said} ${err.responseBody ?? ""}`);
       return new AgentError("rate-limit", `${ctx.provider} is rate-limiting requests (HTTP 429: ${said}).`, {
-        retryable: true,
+        retryable: !quota,
         retryAfterMs: retryAfterMs(err.responseHeaders),
         cause: err,
       });
@@ -162,6 +164,8 @@ export function classifyError(err: unknown, ctx: ModelContext): AgentError {
     }
     return new AgentError("provider", `${ctx.provider} refused the request (HTTP ${status}): ${said}`, { retryable: err.isRetryable, cause: err });
   }
+  const streamed = providerStreamError(err);
+  if (streamed) return classifyStreamError(streamed, ctx);
   const e = err as { name?: string; message?: string; code?: string } | undefined;
   const message = e?.message ?? String(err);
   // The browser's opaque "TypeError: Failed to fetch": offline, DNS, or a CORS refusal.
@@ -189,6 +193,56 @@ export function classifyError(err: unknown, ctx: ModelContext): AgentError {
     return new AgentError("network", `The connection to ${ctx.provider} dropped: ${message}`, { retryable: true, cause: err });
   }
   return new AgentError("provider", `${ctx.provider} error: ${message}`, { cause: err });
+}
+
+/**
+ * An error the provider sent inside a 200 response stream (Anthropic's `event: error` with
+ * `overloaded_error`, an OpenAI-style `{"error": {...}}` chunk): the AI SDK hands it on as a
+ * plain object with the provider's `type`/`code`, and sometimes its own `statusCode` and
+ * `isRetryable` reading of them.
+ */
+export type ProviderStreamError = { message: string; type?: string; code?: string | number; statusCode?: number; isRetryable?: boolean };
+
+export function providerStreamError(err: unknown): ProviderStreamError | undefined {
+  if (!err || typeof err !== "object" || err instanceof Error) return undefined;
+  const e = err as Record<string, unknown>;
+  if (typeof e.message !== "string") return undefined;
+  const type = typeof e.type === "string" ? e.type : undefined;
+  const code = typeof e.code === "string" || typeof e.code === "number" ? e.code : undefined;
+  const statusCode = typeof e.statusCode === "number" ? e.statusCode : undefined;
+  if (type === undefined && code === undefined && statusCode === undefined) return undefined;
+  return { message: e.message, type, code, statusCode, isRetryable: typeof e.isRetryable === "boolean" ? e.isRetryable : undefined };
+}
+
+/** The HTTP status a stream error's type stands for (the names Anthropic and OpenAI use). */
+function statusOfStreamError(kind: string): number | undefined {
+  const k = kind.toLowerCase();
+  if (/quota|billing/.test(k)) return 402;
+  if (/overload/.test(k)) return 529;
+  if (/rate_limit|rate-limit|too_many/.test(k)) return 429;
+  if (/auth/.test(k)) return 401;
+  if (/permission/.test(k)) return 403;
+  if (/not_found/.test(k)) return 404;
+  if (/too_large|context_length/.test(k)) return 413;
+  if (/invalid|bad_request/.test(k)) return 400;
+  if (/timeout/.test(k)) return 504;
+  if (/api_error|server_error|internal|unavailable/.test(k)) return 500;
+  return undefined;
+}
+
+function classifyStreamError(se: ProviderStreamError, ctx: ModelContext): AgentError {
+  const kind = se.type ?? (se.code !== undefined ? String(se.code) : undefined);
+  const status = (kind !== undefined ? statusOfStreamError(kind) : undefined) ?? se.statusCode;
+  const what = `${se.message}${kind ? ` (${kind}, in the response stream)` : " (in the response stream)"}`;
+  const retryable = se.isRetryable ?? (status !== undefined && (status === 429 || status >= 500));
+  if (status === 529) return new AgentError("server", `${ctx.provider} is overloaded: ${what}.`, { retryable: true, cause: se });
+  if (status === 429) return new AgentError("rate-limit", `${ctx.provider} is rate-limiting requests: ${what}.`, { retryable, cause: se });
+  if (status !== undefined && status >= 500) return new AgentError("server", `${ctx.provider} had a server error: ${what}.`, { retryable, cause: se });
+  if (status === 401 || status === 403) return new AgentError("auth", `${ctx.provider} refused the request: ${what}. Check the key in Settings → Models.`, { cause: se });
+  if (status === 413 || (status === 400 && /context|too long|maximum.*tokens/i.test(se.message))) {
+    return new AgentError("context-length", `The conversation is too long for ${ctx.modelId}: ${what}. Run /compact or start a new session.`, { cause: se });
+  }
+  return new AgentError("provider", `${ctx.provider} error: ${what}`, { retryable: status === undefined && se.isRetryable === true, cause: se });
 }
 
 /** Delay before retry number `attempt` (1-based), or undefined when the error must not be retried. */

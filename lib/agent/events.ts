@@ -103,8 +103,9 @@ export type AgentEventBody =
   | { type: "question-answered"; runId: string; questionId: string; answer: string }
   /** The run's checkpoint exists (refs/tabula/checkpoints/<session>/<run>). */
   | { type: "checkpoint-created"; runId: string; run: number; ref: string; oid: string; createdAt: number; ms?: number }
-  /** Token usage of one model call, with the run and session totals (cost in USD when priced). */
-  | { type: "usage"; runId: string; step: UsageTotals; run: UsageTotals; session: UsageTotals }
+  /** Token usage of one model call, with the run and session totals (cost in USD when priced).
+   * `estimated`: a request stopped or failed without a usage report, counted from its size. */
+  | { type: "usage"; runId: string; step: UsageTotals; run: UsageTotals; session: UsageTotals; estimated?: boolean }
   /** Something went wrong. `fatal`: the run ends. */
   | { type: "error"; runId?: string; code: AgentErrorCode; message: string; fatal: boolean; retryable?: boolean }
   | { type: "mode-changed"; from: AgentMode; to: AgentMode; runId?: string }

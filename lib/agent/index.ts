@@ -88,7 +88,8 @@ export {
   type MessageBuilder,
   type MessageBuilderContext,
 } from "./compaction";
-export { DEFAULT_PRICES, priceFor, costOf, addUsage, usageFromProvider, formatCost, type ModelPrice, type PriceTable } from "./pricing";
+export { priceFor, resolvePrice, isPrice, costOf, addUsage, usageFromProvider, formatCost, type ModelPrice, type PriceTable, type PriceSource } from "./pricing";
+export { catalogFacts, modelIdForms, UNKNOWN_CONTEXT_WINDOW, type ModelFacts } from "./model-catalog";
 export { DEFAULT_RETRY, classifyError, retryDelay, retryAfterMs, corsHint, isLocalURL, type RetryOptions } from "./errors";
 export { isAutoApproved, isSimpleCommand, matchesAllowedPrefix, suggestPrefix } from "./approvals";
 export { buildSystemPrompt, loadWorkspaceRules, type RuleSource, type SystemPromptInput } from "./prompt";

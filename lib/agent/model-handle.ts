@@ -3,6 +3,7 @@
  * provider it is), optionally with facts the loop uses for messages and limits.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { catalogFacts, lookupById, UNKNOWN_CONTEXT_WINDOW } from "./model-catalog";
 import type { AgentMode } from "./types";
 
 export type ModelHandle = {
@@ -30,19 +31,13 @@ export async function resolveModel(source: ModelSource, mode: AgentMode): Promis
   return isLanguageModel(got) ? { model: got } : got;
 }
 
-/** Context windows (tokens) by model id prefix; unknown models get 128k. */
-const CONTEXT_WINDOWS: [string, number][] = [
-  ["claude-", 200_000],
-  ["gpt-4.1", 1_000_000],
-  ["gpt-5", 400_000],
-  ["gpt-4o", 128_000],
-  ["o3", 200_000],
-  ["o4", 200_000],
-  ["demo-scripted", 200_000],
-];
-
-export function contextWindowFor(modelId: string): number {
-  const id = modelId.includes("/") ? modelId.slice(modelId.lastIndexOf("/") + 1) : modelId;
-  for (const [prefix, n] of CONTEXT_WINDOWS) if (id.startsWith(prefix)) return n;
-  return 128_000;
+/**
+ * The context window (tokens) of `modelId`: the given table first (the user's and the provider's
+ * figures), then the catalog; a model nobody describes gets UNKNOWN_CONTEXT_WINDOW, small on
+ * purpose, so compaction comes early rather than after the server has cut the prompt.
+ */
+export function contextWindowFor(modelId: string, table?: Record<string, number>): number {
+  const own = lookupById(table, modelId);
+  if (typeof own === "number" && Number.isFinite(own) && own > 0) return own;
+  return catalogFacts(modelId)?.contextWindow ?? UNKNOWN_CONTEXT_WINDOW;
 }

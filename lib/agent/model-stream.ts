@@ -19,6 +19,10 @@ export type StreamedStep = {
   streamErrors: unknown[];
   /** Any text, reasoning or tool call arrived. */
   receivedContent: boolean;
+  /** The provider accepted the request and began to answer (the input is billed from here on). */
+  streamOpened: boolean;
+  /** Characters of output received (text, reasoning, tool arguments): an estimate of what a cut stream cost. */
+  outputChars: number;
   sawFinish: boolean;
   responseModelId?: string;
 };
@@ -41,20 +45,21 @@ export type StreamHandlers = {
 };
 
 export function emptyStep(): StreamedStep {
-  return { text: "", reasoning: "", toolCalls: [], finishReason: "unknown", streamErrors: [], receivedContent: false, sawFinish: false };
+  return { text: "", reasoning: "", toolCalls: [], finishReason: "unknown", streamErrors: [], receivedContent: false, streamOpened: false, outputChars: 0, sawFinish: false };
 }
 
 /**
  * Run one streaming call. Resolves with the step when the stream finishes; rejects with a
  * StreamFailure (carrying the partial step) on an error, an AbortError when `signal` aborts.
+ * `step` is filled as parts arrive: a caller that keeps it knows what a stopped request got.
  */
 export async function streamModelStep(
   model: LanguageModelV4,
   options: LanguageModelV4CallOptions,
   signal: AbortSignal,
   handlers: StreamHandlers = {},
+  step: StreamedStep = emptyStep(),
 ): Promise<StreamedStep> {
-  const step = emptyStep();
   if (signal.aborted) throw abortError();
   const pending = Promise.resolve(model.doStream({ ...options, abortSignal: signal }));
   handlers.onRequestStarted?.();
@@ -62,6 +67,7 @@ export async function streamModelStep(
   try {
     const result = await raceAbort(pending, signal);
     reader = result.stream.getReader();
+    step.streamOpened = true;
   } catch (err) {
     if (signal.aborted) throw abortError();
     throw new StreamFailure(err, step);
@@ -86,6 +92,7 @@ export async function streamModelStep(
         case "text-delta":
           if (part.delta) {
             step.text += part.delta;
+            step.outputChars += part.delta.length;
             step.receivedContent = true;
             handlers.onText?.(part.delta);
           }
@@ -93,6 +100,7 @@ export async function streamModelStep(
         case "reasoning-delta":
           if (part.delta) {
             step.reasoning += part.delta;
+            step.outputChars += part.delta.length;
             step.receivedContent = true;
             handlers.onReasoning?.(part.delta);
           }
@@ -105,6 +113,9 @@ export async function streamModelStep(
           break;
         case "tool-input-start":
           step.receivedContent = true;
+          break;
+        case "tool-input-delta":
+          step.outputChars += part.delta.length;
           break;
         case "response-metadata":
           if (part.modelId) step.responseModelId = part.modelId;

@@ -1,60 +1,38 @@
 /**
- * Token usage and cost. Prices are US dollars per million tokens, per model id, in an editable
- * table (the settings screen edits a copy; sessions take it as an option). A model id matches
- * its exact entry, else the longest entry that is a prefix of it ("claude-sonnet-4-5" covers
- * "claude-sonnet-4-5-20250929"). Unknown models have no cost (shown as "—"), never a guess.
+ * Token usage and cost. Prices are US dollars per million tokens. A price comes from, in order:
+ * the table the session is given (the user's custom prices over the provider's own figures, from
+ * the settings), then the bundled catalog (./model-catalog). Unknown models have no cost (shown as
+ * "unknown price"), never a guess.
  */
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
+import { catalogFacts, lookupById, type ModelPrice } from "./model-catalog";
 import { emptyUsage, type UsageTotals } from "./types";
 
-export type ModelPrice = {
-  /** $ per 1M input tokens (not cached). */
-  input: number;
-  /** $ per 1M output tokens (reasoning included). */
-  output: number;
-  /** $ per 1M cached input tokens read (default: input). */
-  cacheRead?: number;
-  /** $ per 1M input tokens written to the cache (default: input). */
-  cacheWrite?: number;
-};
+export type { ModelPrice } from "./model-catalog";
 
 export type PriceTable = Record<string, ModelPrice>;
 
-/** List prices at the time of writing; edit them in settings when they change. */
-export const DEFAULT_PRICES: PriceTable = {
-  "claude-opus-4-1": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  "claude-opus-4": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  "claude-sonnet-4-5": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "claude-sonnet-4": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "claude-3-7-sonnet": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  "claude-haiku-4-5": { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  "claude-3-5-haiku": { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
-  "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125 },
-  "gpt-5-mini": { input: 0.25, output: 2, cacheRead: 0.025 },
-  "gpt-5-nano": { input: 0.05, output: 0.4, cacheRead: 0.005 },
-  "gpt-4.1": { input: 2, output: 8, cacheRead: 0.5 },
-  "gpt-4.1-mini": { input: 0.4, output: 1.6, cacheRead: 0.1 },
-  "gpt-4.1-nano": { input: 0.1, output: 0.4, cacheRead: 0.025 },
-  "gpt-4o": { input: 2.5, output: 10, cacheRead: 1.25 },
-  "gpt-4o-mini": { input: 0.15, output: 0.6, cacheRead: 0.075 },
-  o3: { input: 2, output: 8, cacheRead: 0.5 },
-  "o4-mini": { input: 1.1, output: 4.4, cacheRead: 0.275 },
-  // The scripted demo costs nothing.
-  "demo-scripted": { input: 0, output: 0 },
-};
+export type PriceSource = "custom" | "provider" | "catalog";
 
-export function priceFor(table: PriceTable, modelId: string): ModelPrice | undefined {
-  if (table[modelId]) return table[modelId];
-  // OpenRouter-style ids ("anthropic/claude-sonnet-4-5") match on the part after the slash too.
-  const candidates = [modelId, modelId.includes("/") ? modelId.slice(modelId.lastIndexOf("/") + 1) : ""].filter(Boolean);
-  let best: { key: string; price: ModelPrice } | undefined;
-  for (const id of candidates) {
-    if (table[id]) return table[id];
-    for (const [key, price] of Object.entries(table)) {
-      if (id.startsWith(key) && (!best || key.length > best.key.length)) best = { key, price };
-    }
-  }
-  return best?.price;
+/** The price of `modelId` and where it came from: the user's table, the provider's figures, the catalog. */
+export function resolvePrice(modelId: string, layers: { custom?: PriceTable; provider?: PriceTable } = {}): { price: ModelPrice; source: PriceSource } | undefined {
+  const custom = lookupById(layers.custom, modelId);
+  if (custom && isPrice(custom)) return { price: custom, source: "custom" };
+  const provider = lookupById(layers.provider, modelId);
+  if (provider && isPrice(provider)) return { price: provider, source: "provider" };
+  const cat = catalogFacts(modelId)?.price;
+  return cat ? { price: cat, source: "catalog" } : undefined;
+}
+
+/** The price the session charges for `modelId`: its table first, then the catalog. */
+export function priceFor(table: PriceTable | undefined, modelId: string): ModelPrice | undefined {
+  return resolvePrice(modelId, { custom: table })?.price;
+}
+
+export function isPrice(p: unknown): p is ModelPrice {
+  const x = p as ModelPrice | undefined;
+  const ok = (n: unknown) => typeof n === "number" && Number.isFinite(n) && n >= 0;
+  return !!x && ok(x.input) && ok(x.output) && (x.cacheRead === undefined || ok(x.cacheRead)) && (x.cacheWrite === undefined || ok(x.cacheWrite));
 }
 
 /** Normalise a provider's usage report into totals for one call, priced. */

@@ -54,7 +54,8 @@ import {
 } from "./messages";
 import { contextWindowFor, resolveModel, type ModelHandle, type ModelSource } from "./model-handle";
 import { emptyStep, StreamFailure, streamModelStep, type StreamedStep } from "./model-stream";
-import { addUsage, costOf, DEFAULT_PRICES, priceFor, usageFromProvider, type PriceTable } from "./pricing";
+import { uniqueToolCallIds, usedToolCallIds } from "./tool-call-ids";
+import { addUsage, costOf, priceFor, usageFromProvider, type PriceTable } from "./pricing";
 import { buildSystemPrompt, loadWorkspaceRules, type RuleSource } from "./prompt";
 import {
   AGENT_MODES,
@@ -126,7 +127,7 @@ export type AgentSessionOptions = {
   /** Default: [compactionBuilder()]. */
   messageBuilders?: MessageBuilder[];
   approvals?: ApprovalSettingsPatch;
-  /** Editable price table ($ per 1M tokens); default DEFAULT_PRICES. */
+  /** Prices ($ per 1M tokens) over the bundled catalog: the user's and the provider's (default: none). */
   prices?: PriceTable;
   /** Stop before a model request would take the session's cost past this many dollars. */
   budgetUsd?: number;
@@ -185,6 +186,8 @@ type RunState = {
   partialMessageId?: string;
   summary?: string;
   budgetWarned?: boolean;
+  /** A request of this run had its output tokens lowered to stay within the budget. */
+  outputCappedByBudget?: boolean;
 };
 
 type ToolCallIn = { toolCallId: string; toolName: string; input: string };
@@ -195,6 +198,8 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 const DEFAULT_TOOL_OUTPUT_CHARS = 40_000;
 const EVENT_OUTPUT_CHARS = 20_000;
 const STOPPED_BY_USER = "Stopped by the user";
+/** The smallest answer worth requesting under a budget (tokens). */
+const MIN_BUDGET_OUTPUT_TOKENS = 256;
 
 const toolSpecCache = new WeakMap<ToolDefinition, LanguageModelV4FunctionTool>();
 
@@ -244,6 +249,8 @@ export class AgentSession {
   private readonly pendingApprovals = new Map<string, Pending<ApprovalAnswer>>();
   private readonly pendingQuestions = new Map<string, Pending<string>>();
   private readonly checkpointsInFlight = new Set<Promise<unknown>>();
+  /** Input tokens per request character, per model, from the last usage report (budget estimates). */
+  private readonly tokensPerChar = new Map<string, number>();
   /** Notes steered in during a run, added before the next model call. */
   private pendingNotices: string[] = [];
   private active?: RunState;
@@ -267,7 +274,7 @@ export class AgentSession {
     this.tools = options.tools ?? builtinTools();
     this.surface = options.surface ?? ALL_TOOLS_SURFACE;
     this.builders = options.messageBuilders ?? [compactionBuilder()];
-    this.prices = options.prices ?? DEFAULT_PRICES;
+    this.prices = options.prices ?? {};
     this.budgetUsd = options.budgetUsd;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.approvals = {
@@ -844,19 +851,32 @@ export class AgentSession {
       );
       if (stop) return { status: "aborted", reason: stop };
 
-      const maxOutputTokens = handle.maxOutputTokens ?? this.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+      const wantedOutputTokens = handle.maxOutputTokens ?? this.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
       const finalMessages = sanitizeForModel(messages);
-      this.checkBudget(state, model.modelId, estimateTokens(finalMessages, system), maxOutputTokens);
-
       const tools = surfaceTools.filter((t) => offered.includes(t.name)).map(toolSpec);
+      const prompt = toModelPrompt(system, finalMessages);
+      // The request as it will be sent (conversation, system prompt, tool schemas) is what is billed.
+      const requestChars = JSON.stringify(prompt).length + (tools.length ? JSON.stringify(tools).length : 0);
+      const estimatedInput = this.estimateInputTokens(model.modelId, requestChars);
+      const maxOutputTokens = this.checkBudget(state, model.modelId, estimatedInput, wantedOutputTokens);
+
       const messageId = localId("m");
-      const step = await this.callModel(state, handle, messageId, {
-        prompt: toModelPrompt(system, finalMessages),
-        tools: tools.length ? tools : undefined,
-        toolChoice: tools.length ? { type: "auto" } : undefined,
-        maxOutputTokens,
-      });
+      const step = await this.callModel(
+        state,
+        handle,
+        messageId,
+        {
+          prompt,
+          tools: tools.length ? tools : undefined,
+          toolChoice: tools.length ? { type: "auto" } : undefined,
+          maxOutputTokens,
+        },
+        estimatedInput,
+      );
+      this.calibrate(model.modelId, requestChars, step);
       state.iteration++;
+      // Ids clashing with earlier calls (or each other) are re-keyed, so results never cross.
+      step.toolCalls = uniqueToolCallIds(step.toolCalls, usedToolCallIds(this._messages)).calls;
 
       // The assistant message.
       const content: AssistantMessage["content"] = [];
@@ -894,7 +914,14 @@ export class AgentSession {
       }
       if (step.toolCalls.length === 0) {
         state.summary = step.text.trim() || undefined;
-        if (step.finishReason === "length") return { status: "completed", reason: "The model hit its output limit (max tokens) before finishing." };
+        if (step.finishReason === "length") {
+          return {
+            status: "completed",
+            reason: state.outputCappedByBudget
+              ? "The answer was cut short to stay within the session's budget. Raise the budget to continue."
+              : "The model hit its output limit (max tokens) before finishing.",
+          };
+        }
         if (step.finishReason === "content-filter") return { status: "failed", reason: "The provider's content filter stopped the response." };
         return { status: "completed" };
       }
@@ -955,7 +982,7 @@ export class AgentSession {
   }
 
   /** One model request with retries (429/5xx/network, backoff, Retry-After). */
-  private async callModel(state: RunState, handle: ModelHandle, messageId: string, options: Parameters<typeof streamModelStep>[1]): Promise<StreamedStep> {
+  private async callModel(state: RunState, handle: ModelHandle, messageId: string, options: Parameters<typeof streamModelStep>[1], estimatedInput: number): Promise<StreamedStep> {
     const model = handle.model;
     const signal = state.controller.signal;
     const ctx = { provider: handle.providerLabel ?? model.provider, modelId: model.modelId, baseURL: handle.baseURL };
@@ -963,18 +990,29 @@ export class AgentSession {
       this.emit({ type: "model-request", runId: state.runId, step: state.iteration + 1, attempt, modelId: model.modelId, provider: ctx.provider });
       state.partialText = "";
       state.partialMessageId = messageId;
+      const step = emptyStep();
       try {
-        return await streamModelStep(model, options, signal, {
-          onRequestStarted: () => this.ensureCheckpoint(state),
-          onText: (delta) => {
-            state.partialText += delta;
-            this.emit({ type: "text-delta", runId: state.runId, messageId, delta });
+        return await streamModelStep(
+          model,
+          options,
+          signal,
+          {
+            onRequestStarted: () => this.ensureCheckpoint(state),
+            onText: (delta) => {
+              state.partialText += delta;
+              this.emit({ type: "text-delta", runId: state.runId, messageId, delta });
+            },
+            onReasoning: (delta) => this.emit({ type: "reasoning-delta", runId: state.runId, messageId, delta }),
           },
-          onReasoning: (delta) => this.emit({ type: "reasoning-delta", runId: state.runId, messageId, delta }),
-        });
+          step,
+        );
       } catch (err) {
-        if (isAbortError(err) || signal.aborted) throw abortError();
-        const failure = err instanceof StreamFailure ? err : new StreamFailure(err, emptyStep());
+        const aborted = isAbortError(err) || signal.aborted;
+        // A request the provider began to answer, or one stopped on its way, was billed for its
+        // input: the meter and the budget count it (estimated: no usage report came).
+        if (step.streamOpened || aborted) this.chargeUnfinished(state, model.modelId, estimatedInput, step);
+        if (aborted) throw abortError();
+        const failure = err instanceof StreamFailure ? err : new StreamFailure(err, step);
         const aerr = classifyError(failure.error, ctx);
         // Output already reached the user: a transparent retry would duplicate it.
         const delay = failure.partial.receivedContent ? undefined : retryDelay(aerr, attempt, this.retry);
@@ -986,28 +1024,71 @@ export class AgentSession {
         }
         this.emit({ type: "retry", runId: state.runId, attempt: attempt + 1, delayMs: delay, code: aerr.code, message: this.redact(aerr.message) });
         await sleep(delay, signal);
+        // The retry is billed again: it must still fit the budget.
+        this.checkBudget(state, model.modelId, estimatedInput, options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
       }
     }
   }
 
-  private checkBudget(state: RunState, modelId: string, inputTokens: number, maxOutputTokens: number): void {
-    if (this.budgetUsd === undefined) return;
+  /** Tokens a request of `chars` characters holds: measured on this model's last answer, else a conservative 1 per 3. */
+  private estimateInputTokens(modelId: string, chars: number): number {
+    const measured = this.tokensPerChar.get(modelId);
+    return Math.ceil(chars * (measured !== undefined ? measured * 1.05 : 1 / 3));
+  }
+
+  /** Learn how many tokens this model counts per character of request, from its usage report. */
+  private calibrate(modelId: string, chars: number, step: StreamedStep): void {
+    const u = step.usage?.inputTokens;
+    const total = u?.total ?? (u?.noCache !== undefined ? u.noCache + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) : undefined);
+    if (total && total > 0 && chars > 0) this.tokensPerChar.set(modelId, total / chars);
+  }
+
+  /** Count a request that ended without a usage report: its input, and the output that arrived. */
+  private chargeUnfinished(state: RunState, modelId: string, inputTokens: number, step: StreamedStep): void {
+    const usage = emptyUsage();
+    usage.requests = 1;
+    usage.inputTokens = inputTokens;
+    usage.outputTokens = Math.ceil(step.outputChars / 3);
+    const price = priceFor(this.prices, modelId);
+    usage.costUsd = price ? costOf(usage, price) : undefined;
+    state.usage = addUsage(state.usage, usage);
+    this._usage = addUsage(this._usage, usage);
+    this.emit({ type: "usage", runId: state.runId, step: usage, run: state.usage, session: this.usage, estimated: true });
+  }
+
+  /**
+   * Enforce the budget before a request: refuse it when its input alone (plus a minimal answer)
+   * would pass the cap, and otherwise cap its output tokens so that even a full-length answer
+   * stays within what is left. Returns the max output tokens to request.
+   */
+  private checkBudget(state: RunState, modelId: string, inputTokens: number, maxOutputTokens: number): number {
+    if (this.budgetUsd === undefined) return maxOutputTokens;
     const price = priceFor(this.prices, modelId);
     if (!price) {
       if (!state.budgetWarned) {
         state.budgetWarned = true;
-        this.emit({ type: "error", runId: state.runId, code: "budget", message: `The budget cap cannot be enforced: there is no price for model "${modelId}" in the price table.`, fatal: false });
+        this.emit({ type: "error", runId: state.runId, code: "budget", message: `The budget cap cannot be enforced: model "${modelId}" has an unknown price. Enter its price in Models.`, fatal: false });
       }
-      return;
+      return maxOutputTokens;
     }
     const spent = this._usage.costUsd ?? 0;
-    const next = costOf({ inputTokens, outputTokens: Math.min(maxOutputTokens, 1024), cacheReadTokens: 0, cacheWriteTokens: 0 }, price);
-    if (spent + next > this.budgetUsd) {
+    const left = this.budgetUsd - spent;
+    const inputCost = costOf({ inputTokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, price);
+    const floor = Math.min(maxOutputTokens, MIN_BUDGET_OUTPUT_TOKENS);
+    const least = inputCost + (floor * price.output) / 1_000_000;
+    if (least > left) {
       throw new AgentError(
         "budget",
-        `Budget reached: this session has spent $${spent.toFixed(4)} of its $${this.budgetUsd.toFixed(2)} cap, and the next request would cost about $${next.toFixed(4)}. Raise the budget to continue.`,
+        `Budget reached: this session has spent $${spent.toFixed(4)} of its $${this.budgetUsd.toFixed(2)} cap, and the next request (about ${inputTokens.toLocaleString("en-US")} tokens of input) would cost at least $${least.toFixed(4)}. Raise the budget to continue.`,
       );
     }
+    if (price.output <= 0) return maxOutputTokens;
+    const affordable = Math.floor(((left - inputCost) * 1_000_000) / price.output);
+    if (affordable < maxOutputTokens) {
+      state.outputCappedByBudget = true;
+      return Math.max(floor, affordable);
+    }
+    return maxOutputTokens;
   }
 
   /** Message builders (compaction, plugins) then the safety pass. */

@@ -16,6 +16,8 @@ export type LockOptionsLike = { ifAvailable?: boolean; steal?: boolean; mode?: "
 /** The part of the Web Locks API used here (navigator.locks fits). */
 export interface LockManagerLike {
   request(name: string, options: LockOptionsLike, callback: (lock: unknown) => unknown): Promise<unknown>;
+  /** Which locks are held (to count the tabs that have a workspace open). */
+  query?(): Promise<{ held?: { name?: string }[] }>;
 }
 
 /** The part of BroadcastChannel used here; either addEventListener or onmessage suffices. */
@@ -34,7 +36,11 @@ export type TabCoordinatorOptions = {
 
 export type TabMessage =
   | { type: "writer-changed"; tabId: string }
-  | { type: "changes"; tabId: string; paths: string[] };
+  | { type: "changes"; tabId: string; paths: string[] }
+  /** Another page is deleting the workspace: stop writing, keep what is needed, then answer. */
+  | { type: "workspace-deleting"; tabId: string; requestId: string }
+  /** This tab has stopped writing and let go of the workspace's storage. */
+  | { type: "released"; tabId: string; requestId: string };
 
 export interface TabCoordinator {
   readonly role: TabRole;
@@ -46,6 +52,14 @@ export interface TabCoordinator {
   /** Tell the other tabs which paths this (writer) tab changed. */
   broadcastChanges(events: ChangeEvent[]): void;
   onRemoteChanges(cb: (paths: string[]) => void): () => void;
+  /**
+   * The workspace is being deleted by another page. `cb` must stop every write and keep what
+   * the user may want to save (the storage goes once it resolves); the coordinator then lets
+   * go of its locks and tells the deleting page, and the tab is done with the workspace.
+   */
+  onDeleted(cb: () => void | Promise<void>): () => void;
+  /** Whether the workspace was deleted while this tab had it open. */
+  readonly deleted: boolean;
   /** Release the lock (if held) and close the channel. */
   stop(): void;
 }
@@ -56,6 +70,58 @@ export function writerLockName(workspaceId: string): string {
 
 export function channelName(workspaceId: string): string {
   return `tabula-ws-${workspaceId}`;
+}
+
+/** Each tab with the workspace open holds one of these locks: held locks count the open tabs. */
+export function presenceLockPrefix(workspaceId: string): string {
+  return `tabula-ws-${workspaceId}-open-`;
+}
+
+/** How many tabs have the workspace open now (undefined: this browser cannot tell). */
+export async function countOpenTabs(locks: LockManagerLike, workspaceId: string): Promise<number | undefined> {
+  if (typeof locks.query !== "function") return undefined;
+  const snapshot = await locks.query();
+  const prefix = presenceLockPrefix(workspaceId);
+  return new Set((snapshot.held ?? []).map((l) => l.name).filter((n): n is string => typeof n === "string" && n.startsWith(prefix))).size;
+}
+
+/**
+ * Before deleting a workspace: tell every tab that has it open, and wait until each has stopped
+ * writing and kept what it needs (or `timeoutMs` passed). Deleting under an open tab otherwise
+ * leaves it writing into storage that is gone (lightning-fs would even create it anew).
+ */
+export async function announceDeletion(opts: {
+  workspaceId: string;
+  locks: LockManagerLike;
+  channelFactory: (name: string) => BroadcastChannelLike;
+  tabId: string;
+  timeoutMs?: number;
+}): Promise<{ openTabs: number | undefined; released: number }> {
+  const openTabs = await countOpenTabs(opts.locks, opts.workspaceId);
+  if (openTabs === 0) return { openTabs, released: 0 };
+  const requestId = `${opts.tabId}-${Date.now().toString(36)}`;
+  const ch = opts.channelFactory(channelName(opts.workspaceId));
+  const released = new Set<string>();
+  try {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, opts.timeoutMs ?? 10_000);
+      const onMessage = (event: { data: unknown }) => {
+        const msg = event.data as Partial<TabMessage> | null;
+        if (msg?.type !== "released" || msg.requestId !== requestId || typeof msg.tabId !== "string") return;
+        released.add(msg.tabId);
+        if (openTabs !== undefined && released.size >= openTabs) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      if (typeof ch.addEventListener === "function") ch.addEventListener("message", onMessage);
+      else (ch as { onmessage?: unknown }).onmessage = onMessage;
+      ch.postMessage({ type: "workspace-deleting", tabId: opts.tabId, requestId } satisfies TabMessage);
+    });
+  } finally {
+    ch.close();
+  }
+  return { openTabs, released: released.size };
 }
 
 /** What one successful lock request holds; compared by identity to tell stale callbacks. */
@@ -70,6 +136,45 @@ export function createTabCoordinator(opts: TabCoordinatorOptions): TabCoordinato
   let stopped = false;
   const roleListeners = new Set<(role: TabRole) => void>();
   const changeListeners = new Set<(paths: string[]) => void>();
+  const deletedListeners = new Set<() => void | Promise<void>>();
+  let deleted = false;
+  let presence: Holding | null = null;
+
+  /** Hold this tab's presence lock until stop() (countOpenTabs reads it). */
+  function holdPresence(): void {
+    if (presence) return;
+    const mine: Holding = { release: () => undefined };
+    presence = mine;
+    void Promise.resolve(
+      locks.request(presenceLockPrefix(opts.workspaceId) + tabId, {}, () => {
+        if (presence !== mine) return undefined;
+        return new Promise<void>((release) => (mine.release = () => release()));
+      }),
+    ).catch(() => undefined);
+  }
+
+  async function handleDeletion(requestId: string): Promise<void> {
+    if (deleted) return;
+    deleted = true;
+    // No write from here on: demote first, then let the view keep what it needs.
+    const h = holding;
+    holding = null;
+    h?.release();
+    setRole("reader");
+    for (const cb of [...deletedListeners]) {
+      try {
+        await cb();
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+    const p = presence;
+    presence = null;
+    p?.release();
+    channel?.postMessage({ type: "released", tabId, requestId } satisfies TabMessage);
+  }
 
   function setRole(next: TabRole): void {
     if (role === next) return;
@@ -95,6 +200,8 @@ export function createTabCoordinator(opts: TabCoordinatorOptions): TabCoordinato
       holding = null;
       h?.release(); // harmless if the lock is already gone; frees it if it somehow is not
       setRole("reader");
+    } else if (msg.type === "workspace-deleting" && typeof msg.requestId === "string") {
+      void handleDeletion(msg.requestId);
     } else if (msg.type === "changes" && Array.isArray(msg.paths)) {
       const paths = msg.paths.filter((p): p is string => typeof p === "string");
       for (const cb of [...changeListeners]) cb(paths);
@@ -152,6 +259,7 @@ export function createTabCoordinator(opts: TabCoordinatorOptions): TabCoordinato
     async start() {
       stopped = false;
       openChannel();
+      holdPresence();
       if (holding) return role;
       const got = await acquire({ ifAvailable: true });
       if (got && !stopped) setRole("writer");
@@ -159,6 +267,7 @@ export function createTabCoordinator(opts: TabCoordinatorOptions): TabCoordinato
     },
 
     async takeOver() {
+      if (deleted) return;
       stopped = false;
       const ch = openChannel();
       if (holding && role === "writer") return;
@@ -192,16 +301,31 @@ export function createTabCoordinator(opts: TabCoordinatorOptions): TabCoordinato
       };
     },
 
+    onDeleted(cb) {
+      deletedListeners.add(cb);
+      return () => {
+        deletedListeners.delete(cb);
+      };
+    },
+
+    get deleted() {
+      return deleted;
+    },
+
     stop() {
       stopped = true;
       const h = holding;
       holding = null;
       h?.release();
+      const p = presence;
+      presence = null;
+      p?.release();
       role = "reader";
       channel?.close();
       channel = null;
       roleListeners.clear();
       changeListeners.clear();
+      deletedListeners.clear();
     },
   };
 }

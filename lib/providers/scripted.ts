@@ -49,6 +49,8 @@ export type ScriptContext = {
   stepInTurn: number;
   /** User messages in the prompt. */
   userMessages: number;
+  /** Assistant messages in the whole prompt. */
+  assistantMessages: number;
   prompt: LanguageModelV4Prompt;
   /** Text of the last tool results, when the prompt ends with them. */
   lastToolResult?: string;
@@ -113,7 +115,7 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
         isRetryable: status === undefined ? true : undefined,
       });
     }
-    const parts = turnParts(turn, ctx, this.opts.chunkSize ?? 12, requestIndex);
+    const parts = turnParts(turn, ctx, this.opts.chunkSize ?? 12);
     return { stream: streamParts(parts, turn.delayMs ?? 0, options.abortSignal, turn.dropAfter) };
   }
 
@@ -142,7 +144,8 @@ export function scriptContext(prompt: LanguageModelV4Prompt, requestIndex: numbe
       .map((p) => (p.type === "tool-result" && "value" in p.output && typeof p.output.value === "string" ? p.output.value : ""))
       .join("\n");
   }
-  return { requestIndex, stepInTurn, userMessages: users, prompt, lastToolResult };
+  const assistantMessages = prompt.filter((m) => m.role === "assistant").length;
+  return { requestIndex, stepInTurn, userMessages: users, assistantMessages, prompt, lastToolResult };
 }
 
 function chunk(text: string, size: number): string[] {
@@ -152,7 +155,7 @@ function chunk(text: string, size: number): string[] {
 }
 
 /** The LanguageModelV4 stream parts of one turn. */
-export function turnParts(turn: ScriptedTurn, ctx: ScriptContext, chunkSize: number, requestIndex: number): LanguageModelV4StreamPart[] {
+export function turnParts(turn: ScriptedTurn, ctx: ScriptContext, chunkSize: number): LanguageModelV4StreamPart[] {
   const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (turn.reasoning) {
     parts.push({ type: "reasoning-start", id: "r0" });
@@ -167,7 +170,9 @@ export function turnParts(turn: ScriptedTurn, ctx: ScriptContext, chunkSize: num
   }
   let outChars = chunks.join("").length;
   (turn.toolCalls ?? []).forEach((tc, i) => {
-    const id = tc.id ?? `call_${requestIndex}_${i}`;
+    // Numbered by the conversation, not by this instance: a model made anew for each request
+    // (as the settings do) must still give every call of a session its own id.
+    const id = tc.id ?? `call_${ctx.assistantMessages}_${i}`;
     const input = tc.rawArgs ?? JSON.stringify(tc.args ?? {});
     outChars += input.length;
     parts.push({ type: "tool-input-start", id, toolName: tc.name });

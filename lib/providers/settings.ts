@@ -5,7 +5,8 @@
  * stored key out of a text (error messages) before it is shown.
  */
 import type { ModelHandle, ModelSource } from "../agent/model-handle";
-import { DEFAULT_PRICES, type PriceTable } from "../agent/pricing";
+import { contextWindowFor } from "../agent/model-handle";
+import { resolvePrice, type ModelPrice, type PriceSource, type PriceTable } from "../agent/pricing";
 import type { AgentMode } from "../agent/types";
 import { PROVIDER_PRESETS } from "./catalog";
 import { createModel, type CreateModelOptions } from "./create";
@@ -137,7 +138,23 @@ export class ProviderSettingsStore {
     const choice = await this.choiceFor(mode);
     const p = await this.provider(choice.providerId);
     if (!p) throw new Error(`The provider "${choice.providerId}" chosen for ${mode} mode is not configured any more; pick a model in Settings.`);
-    return createModel(p, choice.modelId, opts);
+    return createModel(p, choice.modelId, { contextWindow: await this.contextWindow(choice.providerId, choice.modelId), ...opts });
+  }
+
+  /** The context window of a model: the user's figure, the provider's, the catalog's, else a small default. */
+  async contextWindow(providerId: string, modelId: string): Promise<number> {
+    const s = await this.current();
+    const provider = s.providers.find((p) => p.id === providerId);
+    const own: Record<string, number> = {};
+    const fromProvider = provider?.modelFacts?.[modelId]?.contextWindow;
+    if (fromProvider) own[modelId] = fromProvider;
+    return contextWindowFor(modelId, { ...own, ...(s.contextWindows ?? {}) });
+  }
+
+  /** The price of a model and where it comes from (custom, the provider's figures, the catalog), for the settings screen. */
+  async priceInfo(modelId: string): Promise<{ price: ModelPrice; source: PriceSource } | undefined> {
+    const s = await this.current();
+    return resolvePrice(modelId, { custom: s.prices, provider: providerPrices(s) });
   }
 
   /** What AgentSession takes as `model`: the model configured for the session's mode. */
@@ -145,9 +162,19 @@ export class ProviderSettingsStore {
     return (mode) => this.modelFor(mode, opts);
   }
 
+  /** The prices a session charges over the catalog: the user's, over the providers' own figures. */
   async prices(): Promise<PriceTable> {
     const s = await this.current();
-    return { ...DEFAULT_PRICES, ...(s.prices ?? {}) };
+    return { ...providerPrices(s), ...(s.prices ?? {}) };
+  }
+
+  /** Set (or with undefined, remove) the user's price for a model. */
+  async setCustomPrice(modelId: string, price: ModelPrice | undefined): Promise<void> {
+    const s = await this.current();
+    const prices = { ...(s.prices ?? {}) };
+    if (price) prices[modelId] = price;
+    else delete prices[modelId];
+    await this.save({ ...s, prices });
   }
 
   async setPrices(prices: ProviderSettings["prices"]): Promise<void> {
@@ -166,6 +193,13 @@ export class ProviderSettingsStore {
     for (const k of this.secrets()) out = out.split(k).join("[redacted]");
     return out;
   };
+}
+
+/** Every price a provider's model list reported, by model id. */
+function providerPrices(s: ProviderSettings): PriceTable {
+  const out: PriceTable = {};
+  for (const p of s.providers) for (const [id, f] of Object.entries(p.modelFacts ?? {})) if (f.price) out[id] = f.price;
+  return out;
 }
 
 function stripSecrets(p: ProviderConfig): ProviderConfig {

@@ -21,7 +21,12 @@ export type ProviderConfig = {
   api?: "chat" | "responses";
   /** Whether a key is required (local servers usually need none). */
   needsKey?: boolean;
+  /** What the provider's model list said about its models (OpenRouter: prices and context lengths). */
+  modelFacts?: Record<string, ProviderModelFacts>;
 };
+
+/** A provider's own figures for one model: price ($ per 1M tokens), context window (tokens). */
+export type ProviderModelFacts = { price?: { input: number; output: number; cacheRead?: number; cacheWrite?: number }; contextWindow?: number };
 
 /** A config plus its key, in memory only, for creating a model. */
 export type ProviderWithKey = ProviderConfig & { apiKey?: string };
@@ -33,8 +38,10 @@ export type ProviderSettings = {
   providers: ProviderConfig[];
   /** The model used in each mode (a different model per mode is allowed). */
   modelByMode: { act?: ModelChoice; plan?: ModelChoice; review?: ModelChoice };
-  /** Price overrides ($ per 1M tokens), merged over the default table. */
+  /** The user's prices ($ per 1M tokens) by model id: over the provider's figures and the catalog. */
   prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
+  /** The user's context windows (tokens) by model id. */
+  contextWindows?: Record<string, number>;
 };
 
 /** localStorage-shaped storage, sync or async (localStorage, an IndexedDB KV, a Map in tests). */

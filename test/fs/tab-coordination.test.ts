@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChangeEvent } from "../../lib/fs/journal";
 import {
+  announceDeletion,
+  countOpenTabs,
   createTabCoordinator,
   writerLockName,
   type BroadcastChannelLike,
@@ -56,6 +58,10 @@ class FakeLocks implements LockManagerLike {
 
   isHeld(name: string): boolean {
     return this.held.has(name);
+  }
+
+  async query(): Promise<{ held: { name: string }[] }> {
+    return { held: [...this.held.keys()].map((name) => ({ name })) };
   }
 
   private releaseLock(name: string): void {
@@ -214,5 +220,73 @@ describe("tab coordination", () => {
     expect(got).toEqual([["a"]]);
     await c.takeOver(); // already writer: nothing to do
     expect(channels[0]!.posted).toEqual([]);
+  });
+
+  describe("a workspace deleted by another page", () => {
+    const announce = (locks: FakeLocks, timeoutMs?: number) =>
+      announceDeletion({ workspaceId: "w1", locks, tabId: "start-page", timeoutMs, channelFactory: (name) => new BroadcastChannel(name) as unknown as BroadcastChannelLike });
+
+    it("counts the tabs that have the workspace open, readers included", async () => {
+      const locks = new FakeLocks();
+      expect(await countOpenTabs(locks, "w1")).toBe(0);
+      const a = tab(locks, "A");
+      const b = tab(locks, "B");
+      await a.start();
+      await b.start();
+      await tab(locks, "C", "w2").start();
+      await waitFor(() => locks.isHeld("tabula-ws-w1-open-B"));
+      expect(await countOpenTabs(locks, "w1")).toBe(2);
+      b.stop();
+      await waitFor(() => !locks.isHeld("tabula-ws-w1-open-B"));
+      expect(await countOpenTabs(locks, "w1")).toBe(1);
+      expect(await countOpenTabs({ request: locks.request.bind(locks) }, "w1")).toBeUndefined();
+    });
+
+    it("every open tab stops writing, keeps its state, lets go, and only then does the deletion go on", async () => {
+      const locks = new FakeLocks();
+      const a = tab(locks, "A");
+      const b = tab(locks, "B");
+      await a.start();
+      await b.start();
+      const order: string[] = [];
+      let releaseSnapshot!: () => void;
+      a.onDeleted(async () => {
+        order.push(`A deleted, role ${a.role}`);
+        await new Promise<void>((r) => (releaseSnapshot = r)); // e.g. reading the files to keep
+        order.push("A kept its state");
+      });
+      b.onDeleted(() => void order.push(`B deleted, role ${b.role}`));
+      await waitFor(() => locks.isHeld("tabula-ws-w1-open-B"));
+      const done = announce(locks).then((r) => {
+        order.push("announce resolved");
+        return r;
+      });
+      await waitFor(() => order.includes("B deleted, role reader") && order.includes("A deleted, role reader"));
+      await tick();
+      expect(order).not.toContain("announce resolved");
+      // The writer gave up its lock before its state was kept: nothing more is written.
+      expect(locks.isHeld(writerLockName("w1"))).toBe(false);
+      releaseSnapshot();
+      const r = await done;
+      expect(r).toEqual({ openTabs: 2, released: 2 });
+      expect(order.at(-1)).toBe("announce resolved");
+      expect(a.deleted && b.deleted).toBe(true);
+      expect(await countOpenTabs(locks, "w1")).toBe(0);
+      // A deleted workspace cannot be taken over again from that tab.
+      await a.takeOver();
+      expect(a.role).toBe("reader");
+      expect(locks.isHeld(writerLockName("w1"))).toBe(false);
+    });
+
+    it("no open tab: nothing to wait for; a tab that never answers does not hold the deletion forever", async () => {
+      const locks = new FakeLocks();
+      expect(await announce(locks)).toEqual({ openTabs: 0, released: 0 });
+      const a = tab(locks, "A");
+      await a.start();
+      a.onDeleted(() => new Promise<void>(() => undefined)); // stuck
+      const started = Date.now();
+      expect(await announce(locks, 200)).toEqual({ openTabs: 1, released: 0 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    });
   });
 });

@@ -95,6 +95,54 @@ describe.each(["anthropic", "openai", "compatible"] as const)("mock server via t
     expect(bad.reason).not.toContain("test-key-123");
   });
 
+  it("an error event inside a 200 stream, before any content, is retried with backoff", async () => {
+    const ws = workspace();
+    server.setScript([{ streamError: "Overloaded" }, { streamError: "Overloaded" }, { text: "after two retries" }]);
+    const handle = await createModel(providers()[kind], model[kind]);
+    const session = new AgentSession({ deps: deps(ws), model: handle, workspaceId: "w", retry: { initialDelayMs: 5, factor: 2 } });
+    const retries: { delayMs: number; code: string; message: string }[] = [];
+    session.subscribe((e) => {
+      if (e.type === "retry") retries.push({ delayMs: e.delayMs, code: e.code, message: e.message });
+    });
+    const r = await session.run("hi");
+    expect(r.status, r.reason).toBe("completed");
+    expect(r.summary).toBe("after two retries");
+    expect(retries.map((x) => x.delayMs)).toEqual([5, 10]);
+    expect(retries[0]!.code).toBe(kind === "anthropic" ? "server" : "server");
+    expect(retries[0]!.message).toContain("Overloaded");
+    expect(server.requests.filter((q) => q.method === "POST")).toHaveLength(3);
+  });
+
+  it("a rate-limit error event in the stream is retried; a quota error is not", async () => {
+    const ws = workspace();
+    const rate = kind === "anthropic" ? "rate_limit_error" : "rate_limit_exceeded";
+    server.setScript([{ streamError: "slow down", streamErrorType: rate }, { text: "ok now" }, { streamError: "You exceeded your current quota", streamErrorType: "insufficient_quota" }]);
+    const handle = await createModel(providers()[kind], model[kind]);
+    const session = new AgentSession({ deps: deps(ws), model: handle, workspaceId: "w", retry: { initialDelayMs: 5 } });
+    const ok = await session.run("hi");
+    expect(ok.status, ok.reason).toBe("completed");
+    const bad = await session.run("again");
+    expect(bad.status).toBe("failed");
+    expect(bad.reason).toContain("quota");
+    expect(bad.reason).not.toContain("gave up");
+    expect(server.requests.filter((q) => q.method === "POST")).toHaveLength(3);
+  });
+
+  it("an error event after content is not retried: the partial answer stays, the error is kept in the session", async () => {
+    const ws = workspace();
+    server.setScript([{ text: "half an answer", streamError: "Overloaded" }, { text: "never sent" }]);
+    const handle = await createModel(providers()[kind], model[kind]);
+    const session = new AgentSession({ deps: deps(ws), model: handle, workspaceId: "w", retry: { initialDelayMs: 5 } });
+    const r = await session.run("hi");
+    expect(r.status).toBe("failed");
+    expect(r.reason).toContain("Overloaded");
+    expect(server.requests.filter((q) => q.method === "POST")).toHaveLength(1);
+    // After a reload (the persisted form), the partial text and the failure are both there.
+    const again = AgentSession.fromJSON(JSON.parse(JSON.stringify(session.toJSON())), { deps: deps(ws), model: handle });
+    expect(again.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(again.runs.at(-1)).toMatchObject({ status: "failed", reason: r.reason });
+  });
+
   it("an HTML body is a clear error, not a parser crash", async () => {
     const ws = workspace();
     server.setScript([{ raw: { status: 200, body: "<!doctype html><html><body>Welcome to my homepage</body></html>" } }]);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { streamModelStep } from "../../lib/agent/model-stream";
+import { priceFor } from "../../lib/agent/pricing";
 import type { ModelHandle } from "../../lib/agent/model-handle";
 import {
   createModel,
@@ -54,7 +55,7 @@ describe("provider settings", () => {
     expect(handle.providerLabel).toBe(DEMO_LABEL);
     await store.chooseModel("act", { providerId: "anthropic", modelId: "claude-sonnet-4-5" });
     await expect(store.modelFor("act")).rejects.toThrow(/No API key for Anthropic/);
-    expect((await store.prices())["claude-sonnet-4-5"]!.input).toBe(3);
+    expect(priceFor(await store.prices(), "claude-sonnet-4-5")!.input).toBe(3);
     await store.setPrices({ "my-model": { input: 1, output: 2 } });
     expect((await store.prices())["my-model"]).toEqual({ input: 1, output: 2 });
   });

@@ -1,0 +1,46 @@
+/**
+ * A file system that can be cut off: once revoked, every call fails with a clear error instead
+ * of reaching the storage. A tab whose workspace was deleted elsewhere revokes writes at once
+ * (lightning-fs would otherwise keep writing, and even create the deleted database anew, so the
+ * user's edits would vanish silently), reads what it wants to keep, then revokes everything.
+ */
+import { codedError, type IsoFs, type IsoFsPromises } from "./types";
+
+const WRITES = new Set(["writeFile", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod", "flush"]);
+
+export type RevocableFs = {
+  fs: IsoFs;
+  /** "writes": every mutation (and flush) fails; "all": every call fails. */
+  revoke(what: "writes" | "all", reason: string): void;
+  readonly revoked: "none" | "writes" | "all";
+};
+
+export function revocableFs(inner: IsoFs): RevocableFs {
+  let revoked: "none" | "writes" | "all" = "none";
+  let reason = "";
+  const promises = new Proxy(inner.promises, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== "function" || typeof key !== "string") return value;
+      return (...args: unknown[]) => {
+        if (revoked === "all" || (revoked === "writes" && WRITES.has(key))) {
+          return Promise.reject(codedError("EROFS", `${reason} (${key} ${typeof args[0] === "string" ? args[0] : ""})`.trim()));
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as IsoFsPromises;
+  // isomorphic-git looks for an enumerable `promises`; keep the other members (lightning-fs's callbacks) out of reach.
+  const fs: IsoFs = { promises };
+  return {
+    fs,
+    revoke(what, why) {
+      if (revoked === "all") return;
+      revoked = what;
+      reason = why;
+    },
+    get revoked() {
+      return revoked;
+    },
+  };
+}
