@@ -14,6 +14,9 @@ export const MAX_CODE_FILE_BYTES = 1024 * 1024;
 /** More files than this under .tabula/ is not a plugin folder any more; the rest are listed as too many. */
 export const MAX_CODE_FILES = 200;
 
+/** The sibling temp file of an atomic save (lib/fs/workspace-fs): the real file's event follows. */
+const SAVE_IN_PROGRESS = /\/\.[^/]*\.tabula-tmp-[^/]*$/;
+
 export type CodeFile = { path: string; hash: string; size: number; text?: string; error?: string };
 
 /** Is this workspace path code that would run as a plugin or hook? */
@@ -27,7 +30,9 @@ export function contentHash(bytes: Uint8Array): string {
 
 /** Every code file, sorted by path. A file too large to be a plugin keeps its hash and an error. */
 export async function readWorkspaceCode(wsfs: WorkspaceFs): Promise<CodeFile[]> {
-  const paths = [...(await wsfs.listFiles(PLUGINS_DIR).catch(() => [])), ...(await wsfs.listFiles(HOOKS_DIR).catch(() => []))].sort();
+  const paths = [...(await wsfs.listFiles(PLUGINS_DIR).catch(() => [])), ...(await wsfs.listFiles(HOOKS_DIR).catch(() => []))]
+    .filter((p) => !SAVE_IN_PROGRESS.test(p))
+    .sort();
   const out: CodeFile[] = [];
   for (const path of paths.slice(0, MAX_CODE_FILES)) {
     let bytes: Uint8Array;
