@@ -76,6 +76,8 @@ export class SessionPlugins {
   private generation = 0;
   private ready: Promise<void> = Promise.resolve();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A reload a file change has scheduled but not started yet (whenReady waits for it). */
+  private scheduled: { promise: Promise<void>; resolve(): void } | undefined;
   private offJournal: (() => void) | undefined;
   /** Code-path events not yet folded into the accepted hashes (see acceptHandEdits). */
   private codeEvents: { seq: number; path: string; byHand: boolean }[] = [];
@@ -125,6 +127,8 @@ export class SessionPlugins {
     this.disposed = true;
     this.generation++;
     clearTimeout(this.reloadTimer);
+    this.scheduled?.resolve();
+    this.scheduled = undefined;
     this.offJournal?.();
     this.offJournal = undefined;
     this.unloadAll();
@@ -137,11 +141,18 @@ export class SessionPlugins {
     const gen = ++this.generation;
     this.publish({ loading: true });
     this.ready = this.load(gen).catch((e: unknown) => this.log("plugins")("error", (e as Error).message));
+    this.scheduled?.resolve();
+    this.scheduled = undefined;
   }
 
-  /** Resolves when the plugins have loaded (or after the time limit): a run must not start before its guards. */
+  /**
+   * Resolves when the plugins have loaded, including a reload already scheduled by a file
+   * change (or after the time limit): a run must not start before its guards, nor with the
+   * plugins of a moment ago.
+   */
   whenReady(): Promise<void> {
-    return Promise.race([this.ready, new Promise<void>((r) => setTimeout(r, this.opts.readyTimeoutMs ?? 10_000))]);
+    const settled = this.scheduled ? this.scheduled.promise.then(() => this.ready) : this.ready;
+    return Promise.race([settled, new Promise<void>((r) => setTimeout(r, this.opts.readyTimeoutMs ?? 10_000))]);
   }
 
   private onChange(e: ChangeEvent) {
@@ -149,6 +160,11 @@ export class SessionPlugins {
     if (!paths.length) return;
     for (const path of paths) this.codeEvents.push({ seq: e.seq, path, byHand: HAND_EDIT_ORIGINS.has(e.origin) });
     clearTimeout(this.reloadTimer);
+    if (!this.scheduled) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.scheduled = { promise, resolve };
+    }
     this.reloadTimer = setTimeout(() => this.reload(), this.opts.reloadDelayMs ?? 300);
   }
 

@@ -144,7 +144,9 @@ describe("SessionPlugins", () => {
 
     // The user writes a plugin in the editor: accepted as saved, loaded.
     await t.ws.wsfs.writeFile(".tabula/plugins/marker.js", MARKER("by hand"), { origin: "editor" });
-    await settled(p, () => states(p).includes("workspace:marker:loaded"));
+    // whenReady waits for the reload the change scheduled: a run sent right after the save sees the plugin.
+    await p.whenReady();
+    expect(states(p)).toContain("workspace:marker:loaded");
     expect(p.getSnapshot().trust.files).toEqual([]);
     await t.session.run("1");
     expect(toolOutputs(t).at(-1)).toBe("marker:ok:module body ran: by hand");
