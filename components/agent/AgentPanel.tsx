@@ -22,6 +22,7 @@ import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { usePlugins } from "@/components/plugins/usePlugins";
 import { PluginsPanel } from "@/components/plugins/PluginsPanel";
+import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -151,6 +152,7 @@ export default function AgentPanel(props: {
         historyOpen={allCheckpointsOpen}
         disabled={props.readOnly}
       />
+      <TrustBanner trust={plugins.trust} onTrust={plugins.trustWorkspace} onStayRestricted={plugins.stayRestricted} onRevoke={plugins.revokeTrust} onAccept={plugins.acceptChanges} />
       {tl.lastRestore && (
         <div className="banner" role="status" data-testid="restore-banner">
           Restored {tl.lastRestore.choice === "both" ? "files and conversation" : tl.lastRestore.choice} to {tickText(tl.lastRestore.tick)}
@@ -209,7 +211,12 @@ export default function AgentPanel(props: {
           statuses={plugins.statuses}
           logs={plugins.logs}
           onToggle={(name, on) => void plugins.setEnabled(name, on)}
-          onTrust={plugins.setTrusted}
+          onInPage={plugins.setInPage}
+          trust={plugins.trust}
+          onTrustWorkspace={plugins.trustWorkspace}
+          onStayRestricted={plugins.stayRestricted}
+          onRevokeTrust={plugins.revokeTrust}
+          onAcceptChanges={plugins.acceptChanges}
           onAddMcp={plugins.addMcpServer}
           onRemoveMcp={plugins.removeMcpServer}
           onInstall={(f) => void plugins.install(f)}

@@ -1,13 +1,20 @@
 "use client";
 import { useRef, useState } from "react";
 import type { PluginStatus } from "@/lib/plugins/host";
+import type { TrustView } from "@/lib/plugins/session-plugins";
+import { TrustSection } from "./WorkspaceTrust";
 
 /** Every plugin of this session: where it comes from, what it may do, whether it runs. */
 export function PluginsPanel(props: {
   statuses: PluginStatus[];
   logs: string[];
   onToggle: (name: string, enabled: boolean) => void;
-  onTrust: (name: string, trusted: boolean) => void;
+  onInPage: (name: string, inPage: boolean) => void;
+  trust: TrustView;
+  onTrustWorkspace: () => void;
+  onStayRestricted: () => void;
+  onRevokeTrust: () => void;
+  onAcceptChanges: () => void;
   onInstall: (file: File) => void;
   onUninstall: (name: string) => void;
   onReload: () => void;
@@ -26,6 +33,7 @@ export function PluginsPanel(props: {
           Workspace plugins: <code>.tabula/plugins/</code>, file hooks: <code>.tabula/hooks/</code>. They run sandboxed in a worker: no page, no keys, no network.
         </span>
       </div>
+      <TrustSection trust={props.trust} onTrust={props.onTrustWorkspace} onStayRestricted={props.onStayRestricted} onRevoke={props.onRevokeTrust} onAccept={props.onAcceptChanges} />
       <div className="row">
         <button onClick={props.onReload}>Reload plugins</button>
         <button onClick={() => input.current?.click()}>Install from file…</button>
@@ -93,7 +101,7 @@ export function PluginsPanel(props: {
               <span className="spacer" />
               {p.source !== "built-in" && !p.name.startsWith("mcp:") && (
                 <label className="muted" title="Run it in the page: no time limits, full access to the page and your keys. Only for code you trust.">
-                  <input type="checkbox" aria-label={`Trust ${p.name}`} checked={!p.sandboxed} onChange={(e) => props.onTrust(p.name, e.target.checked)} /> trusted
+                  <input type="checkbox" aria-label={`Run ${p.name} in the page`} checked={!p.sandboxed} onChange={(e) => props.onInPage(p.name, e.target.checked)} /> in page
                 </label>
               )}
               {p.source === "user" && p.name.startsWith("mcp:") && (

@@ -3,13 +3,15 @@
  * `main` names the entry file; and file hooks in `.tabula/hooks/`. TypeScript is compiled in
  * the browser (sucrase, loaded only when a .ts plugin exists). Each becomes the source of one
  * sandboxed plugin; a problem with one file is reported on that plugin, never thrown.
+ *
+ * Discovery works on code files already read (lib/plugins/workspace-code), so the caller decides
+ * which of them may be compiled at all: in a restricted workspace none is.
  */
 import type { WorkspaceFs } from "../fs/workspace-fs";
 import { fileHookEvent, fileHooksPluginSource, type FileHookEvent } from "./file-hooks";
+import { HOOKS_DIR, PLUGINS_DIR, readWorkspaceCode, type CodeFile } from "./workspace-code";
 
-export const PLUGINS_DIR = ".tabula/plugins";
-export const HOOKS_DIR = ".tabula/hooks";
-const MAX_SOURCE_BYTES = 1024 * 1024;
+export { HOOKS_DIR, PLUGINS_DIR };
 
 export type DiscoveredPlugin = { id: string; origin: string; source?: string; error?: string };
 
@@ -22,40 +24,50 @@ export async function compileTypeScript(source: string, file: string): Promise<s
   }
 }
 
-async function readSource(wsfs: WorkspaceFs, rel: string): Promise<string> {
-  const st = await wsfs.stat(rel);
-  if (!st) throw new Error(`${rel} does not exist`);
-  if (st.size > MAX_SOURCE_BYTES) throw new Error(`${rel} is larger than ${MAX_SOURCE_BYTES / 1024} KB`);
-  const text = await wsfs.readText(rel);
-  return rel.endsWith(".ts") ? compileTypeScript(text, rel) : text;
-}
-
-async function listDir(wsfs: WorkspaceFs, rel: string) {
-  try {
-    return await wsfs.readdir(rel);
-  } catch {
-    return [];
-  }
-}
-
+/** Read, discover and compile every plugin of the workspace (no trust check: see lib/plugins/session-plugins). */
 export async function discoverWorkspacePlugins(wsfs: WorkspaceFs): Promise<DiscoveredPlugin[]> {
+  return discoverPlugins(await readWorkspaceCode(wsfs));
+}
+
+/** The plugins made of these code files (a file not given does not exist for discovery). */
+export async function discoverPlugins(files: readonly CodeFile[]): Promise<DiscoveredPlugin[]> {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const source = async (rel: string): Promise<string> => {
+    const f = byPath.get(rel);
+    if (!f) throw new Error(`${rel} does not exist`);
+    if (f.error !== undefined || f.text === undefined) throw new Error(f.error ?? `${rel} cannot be read`);
+    return rel.endsWith(".ts") ? compileTypeScript(f.text, rel) : f.text;
+  };
+  const childrenOf = (dir: string) => {
+    const fileNames = new Set<string>();
+    const dirNames = new Set<string>();
+    for (const f of files) {
+      if (!f.path.startsWith(`${dir}/`)) continue;
+      const rest = f.path.slice(dir.length + 1);
+      const slash = rest.indexOf("/");
+      if (slash === -1) fileNames.add(rest);
+      else dirNames.add(rest.slice(0, slash));
+    }
+    return [...[...fileNames].map((name) => ({ name, type: "file" as const })), ...[...dirNames].map((name) => ({ name, type: "dir" as const }))].sort((a, b) => a.name.localeCompare(b.name));
+  };
+
   const out: DiscoveredPlugin[] = [];
-  for (const e of (await listDir(wsfs, PLUGINS_DIR)).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of childrenOf(PLUGINS_DIR)) {
     const rel = `${PLUGINS_DIR}/${e.name}`;
     if (e.type === "file") {
       const m = /^(.+)\.(m?js|ts)$/.exec(e.name);
       if (!m || e.name.endsWith(".d.ts")) continue;
       const p: DiscoveredPlugin = { id: `workspace:${m[1]}`, origin: rel };
-      await readSource(wsfs, rel).then((s) => (p.source = s), (err: Error) => (p.error = err.message));
+      await source(rel).then((s) => (p.source = s), (err: Error) => (p.error = err.message));
       out.push(p);
-    } else if (e.type === "dir") {
+    } else {
       const p: DiscoveredPlugin = { id: `workspace:${e.name}`, origin: `${rel}/` };
       try {
-        const pkg = JSON.parse(await wsfs.readText(`${rel}/package.json`)) as { main?: unknown };
+        const pkg = JSON.parse(await source(`${rel}/package.json`)) as { main?: unknown };
         const main = typeof pkg.main === "string" ? pkg.main.replace(/^\.\//, "") : "index.js";
         if (main.split("/").some((part) => part === ".." || part === "") || main.startsWith("/")) throw new Error(`package.json "main" must stay inside the folder (got ${JSON.stringify(pkg.main)})`);
         p.origin = `${rel}/${main}`;
-        p.source = await readSource(wsfs, `${rel}/${main}`);
+        p.source = await source(`${rel}/${main}`);
       } catch (err) {
         p.error = (err as Error).message.includes("package.json") || (err as Error).message.includes("main") ? (err as Error).message : `${rel}: ${(err as Error).message}`;
       }
@@ -64,11 +76,11 @@ export async function discoverWorkspacePlugins(wsfs: WorkspaceFs): Promise<Disco
   }
   const hooks: Partial<Record<FileHookEvent, string>> = {};
   const origins: string[] = [];
-  for (const e of await listDir(wsfs, HOOKS_DIR)) {
+  for (const e of childrenOf(HOOKS_DIR)) {
     const ev = e.type === "file" ? fileHookEvent(e.name) : undefined;
     if (!ev) continue;
     try {
-      hooks[ev] = await readSource(wsfs, `${HOOKS_DIR}/${e.name}`);
+      hooks[ev] = await source(`${HOOKS_DIR}/${e.name}`);
       origins.push(e.name);
     } catch (err) {
       out.push({ id: `hooks:${e.name}`, origin: `${HOOKS_DIR}/${e.name}`, error: (err as Error).message });

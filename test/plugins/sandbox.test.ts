@@ -164,12 +164,13 @@ describe("sandboxed plugins (worker threads)", () => {
     expect(p.logs.filter((l) => l.startsWith("info:setup 1")).length).toBeGreaterThanOrEqual(2);
   });
 
-  it("file hooks: PreToolUse blocks a tool, UserPromptSubmit can stop a run, SessionShutdown hears the close", async () => {
+  it("file hooks in the sandbox: PreToolUse blocks a tool, UserPromptSubmit can stop a run, SessionShutdown hears the close", async () => {
     expect(["PreToolUse.js", "TaskStart.mjs", "Other.js", "PreToolUse.ts", "pretooluse.js"].map(fileHookEvent)).toEqual(["PreToolUse", "TaskStart", undefined, undefined, undefined]);
     const source = fileHooksPluginSource({
       PreToolUse: `export default function (p) { if (p.tool === "run_commands" && JSON.stringify(p.input).includes("rm ")) return { cancel: true, reason: "hooks say: no rm (" + p.hookName + ")" }; }`,
       UserPromptSubmit: `export default function (p) { if (p.prompt.includes("forbidden")) return { cancel: true, errorMessage: "that prompt is not allowed" }; }`,
-      SessionShutdown: `export default function (p) { return { seen: p.sessionId }; }`,
+      // The sandbox has no channel back but the hook's outcome: a throw is reported as a hook error, with the payload.
+      SessionShutdown: `export default function (p) { throw new Error("SessionShutdown heard " + p.hookName + " for " + p.sessionId); }`,
     });
     const t = h([{ toolCalls: [{ name: "run_commands", args: { commands: ["rm -rf src"] } }, { name: "list_files", args: {} }] }, { text: "ok" }], { approveAll: true, files: { "src/a.txt": "a" } });
     const p = await sandboxed(t, source);
@@ -180,9 +181,9 @@ describe("sandboxed plugins (worker threads)", () => {
     const r = await t.session.run("do the forbidden thing");
     expect(r.status).toBe("aborted");
     expect(r.reason).toBe("that prompt is not allowed");
-    t.session.close();
-    await new Promise((r2) => setTimeout(r2, 200));
     expect(t.of("hook-error")).toEqual([]);
+    t.session.close();
+    await expect.poll(() => t.of("hook-error").map((e) => [e.point, e.hook, e.message])).toEqual([["onEvent", "plugin:sandboxed", expect.stringContaining(`SessionShutdown heard SessionShutdown for ${t.session.id}`)]]);
   });
 
   it("no code from strings and no imports: the ways to load code (and reach the network) are closed", async () => {
