@@ -131,7 +131,7 @@ describe("read-only (Plan mode) shell", () => {
       }
     }
     expect(changed).toBeGreaterThanOrEqual(100);
-  });
+  }, 240_000); // 154 fresh shells on 154 copies: about 20 s alone, minutes on a loaded machine
 
   it("keeps read commands working", async () => {
     const before = hashTree(ws.dir);
