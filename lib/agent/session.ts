@@ -523,16 +523,11 @@ export class AgentSession {
   /**
    * Hide paths from the agent while a policy is on (the env-blocker plugin's `.env` files): they
    * become absent from the file view the tools and the shell use (AgentDeps.hiddenPaths, see
-   * lib/fs/hidden-view). Returns the function that shows them again. Deps without a hiding view
-   * (test fakes) cannot hide anything: the call then returns false from `hidesPaths`.
+   * lib/fs/hidden-view). Returns the function that shows them again. Deps without a
+   * HiddenPathSet (test fakes) hide nothing.
    */
   hidePaths(rule: HiddenPathRule): () => void {
     return this.deps.hiddenPaths?.add(rule) ?? (() => undefined);
-  }
-
-  /** True when this session's file view can hide paths (its deps carry a HiddenPathSet). */
-  get hidesPaths(): boolean {
-    return this.deps.hiddenPaths !== undefined;
   }
 
   // ---- history operations -------------------------------------------------------------------

@@ -73,7 +73,7 @@ export function createCheckpointService(wsfs: WorkspaceFs, accel: { readMany?: i
 /**
  * Dependencies over a real workspace. The UI calls this once per open workspace.
  *
- * The agent's tools and shell get `agentFs`, a view of the workspace without the paths in
+ * The agent's tools and shell get `wsfs`, a view of the workspace without the paths in
  * `hiddenPaths` (which policies such as the env-blocker plugin fill while they are on, through
  * AgentSession.hidePaths). Only checkpoints, which never show bytes to the model, and git's own
  * `.git` reads keep the full file system.

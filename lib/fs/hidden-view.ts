@@ -14,7 +14,7 @@
  * the full file system this view wraps.
  */
 import { normalizeAbsPath } from "./paths";
-import { isNotFound, type IsoFs, type IsoFsPromises, type IsoFsStat } from "./types";
+import { codedError, isNotFound, type IsoFs, type IsoFsPromises, type IsoFsStat } from "./types";
 
 /** One reason to hide paths, contributed by a policy (e.g. the env-blocker plugin). */
 export type HiddenPathRule = {
@@ -120,7 +120,7 @@ export function hidingIsoFs(fs: IsoFs, dir: string, hidden: HiddenPaths, opts: H
    * The rule hiding `abs` by name, or by where it leads once every symlink on it is followed;
    * `real` is where it leads (as far as it exists).
    */
-  const resolve = async (abs: string): Promise<{ rule: HiddenPathRule | null; real: string }> => {
+  const resolve = async (abs: string): Promise<{ rule: HiddenPathRule | null; real: string; loop?: boolean }> => {
     const norm = normalizeAbsPath(abs);
     if (hidden.isEmpty?.()) return { rule: null, real: norm };
     const rel = relOf(norm);
@@ -151,7 +151,8 @@ export function hidingIsoFs(fs: IsoFs, dir: string, hidden: HiddenPaths, opts: H
         return { rule: null, real: rest };
       }
       if (st.isSymbolicLink() && raw.readlink && !exempt) {
-        if (++hops > MAX_LINK_HOPS) return { rule: null, real: next }; // the operation itself fails with ELOOP
+        // Where a longer chain leads is not checked, so it is not followed either.
+        if (++hops > MAX_LINK_HOPS) return { rule: null, real: next, loop: true };
         const t = await raw.readlink(next);
         const target = typeof t === "string" ? t : new TextDecoder().decode(t);
         const base = normalizeAbsPath(target.startsWith("/") ? target : join(resolved, target));
@@ -165,30 +166,35 @@ export function hidingIsoFs(fs: IsoFs, dir: string, hidden: HiddenPaths, opts: H
     return { rule: null, real: resolved };
   };
 
-  /** Is entry `name` of the (visible) directory whose real path is `realDir` hidden? */
-  const entryHidden = async (realDir: string, name: string): Promise<boolean> => {
-    if (hidden.isEmpty?.()) return false;
+  /** The rule hiding entry `name` of the (visible) directory whose real path is `realDir`. */
+  const entryRule = async (realDir: string, name: string): Promise<HiddenPathRule | "loop" | null> => {
+    if (hidden.isEmpty?.()) return null;
     const child = join(realDir, name);
-    if (hidden.ruleFor(relOf(child))) return true;
+    const byName = hidden.ruleFor(relOf(child));
+    if (byName) return byName;
     const st = await lstatOrNull(child).catch(() => null);
-    if (!st?.isSymbolicLink()) return false;
-    return (await resolve(child).catch(() => ({ rule: null }))).rule !== null;
+    if (!st?.isSymbolicLink()) return null;
+    const r = await resolve(child).catch(() => ({ rule: null, loop: true }));
+    return r.rule ?? (r.loop ? "loop" : null);
   };
 
   /** Throws for a hidden path; else where it really leads. */
   const check = async (path: string): Promise<string> => {
-    const { rule, real } = await resolve(path);
+    const { rule, real, loop } = await resolve(path);
     if (rule) throw new HiddenPathError(relOf(normalizeAbsPath(path)), rule);
+    if (loop) throw codedError("ELOOP", `ELOOP: too many symbolic links encountered, '${path}'`);
     return real;
   };
 
   /** A directory being moved must not carry hidden files along (they would leave their place). */
-  const checkTree = async (abs: string): Promise<void> => {
-    const st = await lstatOrNull(abs);
+  const checkTree = async (realDir: string): Promise<void> => {
+    const st = await lstatOrNull(realDir);
     if (!st?.isDirectory()) return;
-    for (const name of await raw.readdir(abs)) {
-      const child = join(abs, name);
-      await check(child);
+    for (const name of await raw.readdir(realDir)) {
+      const rule = await entryRule(realDir, String(name));
+      const child = join(realDir, String(name));
+      if (rule === "loop") throw codedError("ELOOP", `ELOOP: too many symbolic links encountered, '${child}'`);
+      if (rule) throw new HiddenPathError(relOf(child), rule);
       await checkTree(child);
     }
   };
@@ -209,7 +215,7 @@ export function hidingIsoFs(fs: IsoFs, dir: string, hidden: HiddenPaths, opts: H
     async readdir(path) {
       const real = await check(path);
       const names = await raw.readdir(path);
-      const shown = await Promise.all(names.map(async (n) => ((await entryHidden(real, String(n))) ? null : n)));
+      const shown = await Promise.all(names.map(async (n) => ((await entryRule(real, String(n))) ? null : n)));
       return shown.filter((n): n is string => n !== null);
     },
     async mkdir(path, options) {
@@ -229,9 +235,9 @@ export function hidingIsoFs(fs: IsoFs, dir: string, hidden: HiddenPaths, opts: H
       return raw.lstat(path);
     },
     async rename(from, to) {
-      await check(from);
+      const real = await check(from);
       await check(to);
-      await checkTree(normalizeAbsPath(from));
+      if (!hidden.isEmpty?.()) await checkTree(real);
       return raw.rename(from, to);
     },
   };

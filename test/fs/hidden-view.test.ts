@@ -120,6 +120,14 @@ for (const [name, make] of backends) {
       const names = (await view.readdir("")).map((e) => e.name);
       expect(names).toContain("subdir");
       for (const n of ["link", "chain", "abslink", ".env"]) expect(names).not.toContain(n);
+      // A chain longer than the view follows is not followed at all.
+      let prev = ".env";
+      for (let i = 0; i < 45; i++) {
+        await raw.symlink(prev, `${b.dir}/hop${i}`);
+        prev = `hop${i}`;
+      }
+      await expect(view.readText(prev)).rejects.toMatchObject({ code: expect.stringMatching(/^(ELOOP|EACCES)$/) });
+      expect((await view.readdir("")).map((e) => e.name).filter((n) => n.startsWith("hop"))).toEqual([]);
       // The agent cannot make a new way to a hidden file.
       const vfs = view.fs.promises;
       await expect(vfs.symlink!(".env", b.dir + "/mine")).rejects.toThrow(/env-blocker/);

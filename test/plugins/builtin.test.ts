@@ -24,7 +24,7 @@ async function attach(t: Harness, plugin: Plugin) {
 
 describe("env-blocker", () => {
   it("refuses commands that read .env files, not their templates", () => {
-    for (const c of ["cat .env", "source ./.env", ". .env", "grep KEY .env.local", "cat config/.env.production", "cp .env /tmp/x", "env $(cat .env) node app.js", "cat .env*", "x=$(<.env)", "head -n1 '.env'", "ls && cat .env"])
+    for (const c of ["cat .env", "source ./.env", ". .env", "grep KEY .env.local", "cat config/.env.production", "cp .env /tmp/x", "env $(cat .env) node app.js", "cat .env*", "x=$(<.env)", "head -n1 '.env'", "ls && cat .env", "cat conf/.ENV", "cat .Env.Local"])
       expect(commandReadsEnv(c), c).toBe(true);
     for (const c of ["cat .env.example", "cp .env.sample .env.template", "ls -la", "echo environment", "cat src/env.ts", "grep -r dotenv src"]) expect(commandReadsEnv(c), c).toBe(false);
   });

@@ -13,7 +13,6 @@
  */
 import type { HiddenPathRule } from "../../fs/hidden-view";
 import type { Plugin } from "../types";
-import { isEnvFile } from "../../share/secrets";
 import { basename, simpleCommands } from "./command-words";
 import { commandsOfCall, pathsOfCall } from "./tool-paths";
 
@@ -39,11 +38,15 @@ export const envFilesHidden: HiddenPathRule = {
 
 const REASON = "Blocked by the env-blocker plugin: .env files hold secrets and are not read by the agent (.env.example, .env.sample and .env.template are fine).";
 
-/** A word that names, or globs onto, a .env file. */
+/** A word that names, or globs onto, a .env file (any letter case, like the view). */
 export function namesEnvFile(word: string): boolean {
   const b = basename(word.replace(/^[<>]+/, ""));
-  if (isEnvFile(b)) return true;
-  return /^\.env(?:$|[.*?[])/.test(b) && /[*?[]/.test(b); // .env* / .env.?ocal
+  if (isEnvFileName(b)) return true;
+  return /^\.env(?:$|[.*?[])/i.test(b) && /[*?[]/.test(b); // .env* / .env.?ocal
+}
+
+function isEnvPath(path: string): boolean {
+  return isEnvFileName(path.slice(path.lastIndexOf("/") + 1));
 }
 
 export function commandReadsEnv(line: string): boolean {
@@ -60,7 +63,7 @@ export const envBlocker: Plugin = {
       if (name === "run_commands") return commandsOfCall(input).some(commandReadsEnv) ? { skip: true, reason: REASON } : undefined;
       const { reads } = pathsOfCall(name, input);
       if (name === "list_files") return undefined; // listing names is not reading contents
-      if (reads.some((p) => isEnvFile(p))) return { skip: true, reason: REASON };
+      if (reads.some(isEnvPath)) return { skip: true, reason: REASON };
       if (name === "search_codebase") {
         const include = String((input as { include?: unknown })?.include ?? "");
         if (include && namesEnvFile(include)) return { skip: true, reason: REASON };
@@ -74,7 +77,7 @@ export const envBlocker: Plugin = {
       const kept: string[] = [];
       let dropping = false;
       for (const l of lines) {
-        if (!/^\s/.test(l) && l.trim() !== "") dropping = isEnvFile(l.trim()) || /^([^:\s]+):\d+:/.test(l) && isEnvFile(/^([^:\s]+):/.exec(l)![1]!);
+        if (!/^\s/.test(l) && l.trim() !== "") dropping = isEnvPath(l.trim()) || /^([^:\s]+):\d+:/.test(l) && isEnvPath(/^([^:\s]+):/.exec(l)![1]!);
         if (!dropping) kept.push(l);
       }
       return kept.length === lines.length ? undefined : { result: { output: kept.join("\n") } };
