@@ -54,7 +54,15 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
   useEffect(() => {
     if (!plugins) return;
     plugins.start();
-    return () => plugins.dispose();
+    // Trust given or revoked in another tab of this workspace applies here too.
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === plugins.trust.key) plugins.reload();
+    };
+    addEventListener("storage", onStorage);
+    return () => {
+      removeEventListener("storage", onStorage);
+      plugins.dispose();
+    };
   }, [plugins]);
 
   const snapshot = useSyncExternalStore(plugins?.subscribe ?? noSubscribe, plugins?.getSnapshot ?? emptySnapshot, plugins?.getSnapshot ?? emptySnapshot);

@@ -24,7 +24,8 @@ export class WorkspaceTrustStore {
     private readonly opts: { trustedByDefault: boolean },
   ) {}
 
-  private get key() {
+  /** The storage key of this workspace's record (another tab changing it means: reload). */
+  get key() {
     return `tabula:workspace-trust:${this.workspaceId}`;
   }
 
