@@ -150,6 +150,8 @@ export function useWorkspace(id: string) {
         const offDeleted = coord.onDeleted(async () => {
           const why = "This workspace was deleted in another tab; nothing more is saved here";
           revokeWorkspaceFs(id, "writes", why);
+          // Persist lightning-fs's file tree now, so no delayed write of it comes after the deletion.
+          await wsfs.flush().catch(() => undefined);
           let kept: ImportEntry[] = [];
           let error: string | undefined;
           try {
