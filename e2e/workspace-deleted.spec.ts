@@ -37,5 +37,8 @@ test("deleting a workspace open in another tab: the delete says so, the open tab
   await expect(start.getByRole("row").filter({ hasText: "Doomed" })).toHaveCount(0);
   await expect(start.getByRole("row").filter({ hasText: "Rescued" })).toHaveCount(1);
   await start.goto(url);
-  await expect(start.getByRole("alert")).toContainText("does not exist");
+  await expect(start.getByRole("alert").filter({ hasText: "does not exist" })).toBeVisible();
+  // Its storage is gone and stays gone: the cut-off tab did not write it back into being.
+  const dbName = `tabula-ws-${new URL(url).pathname.split("/").pop()}`;
+  await expect.poll(() => start.evaluate(async (name) => (await indexedDB.databases()).some((d) => d.name === name), dbName)).toBe(false);
 });
