@@ -137,7 +137,8 @@ export default function AgentPanel(props: {
         <span data-testid="model-label">{agent.modelLabel}</span>
         <span className="spacer" />
         <span title={`${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.requests} requests`}>
-          {tokens.toLocaleString()} tokens · {formatCost(usage.costUsd)}
+          {tokens.toLocaleString()} tokens ·{" "}
+          {usage.costUsd === undefined && usage.requests > 0 ? <span title="This model has no price: enter one under Models to count its cost and enforce a budget">unknown price</span> : formatCost(usage.costUsd)}
         </span>
       </div>
       <TimelineBar

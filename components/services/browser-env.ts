@@ -3,11 +3,11 @@ import { openKeyValueStore } from "@/lib/storage/idb-kv";
 import { WorkspaceRegistry, type WorkspaceMeta } from "@/lib/workspaces/registry";
 import { WorkspaceManager } from "@/lib/workspaces/manager";
 import { openLightningFs, deleteWorkspaceStorage } from "@/lib/fs/lightning";
-import type { IsoFs } from "@/lib/fs";
+import { revocableFs, type RevocableFs } from "@/lib/fs/revocable";
 
 /** The browser's wiring of the framework-free core: IndexedDB, crypto, the clock. */
 let manager: WorkspaceManager | undefined;
-const openFileSystems = new Map<string, IsoFs>();
+const openFileSystems = new Map<string, RevocableFs>();
 
 export function workspaceManager(): WorkspaceManager {
   manager ??= new WorkspaceManager({
@@ -15,18 +15,26 @@ export function workspaceManager(): WorkspaceManager {
     openFs: (id) => {
       // One lightning-fs instance per workspace per page: two instances would each keep their own
       // copy of the superblock and overwrite each other's.
+      // Revocable, so a tab whose workspace is deleted elsewhere can cut its writes off at once.
       let fs = openFileSystems.get(id);
-      if (!fs) openFileSystems.set(id, (fs = openLightningFs(id)));
-      return fs;
+      if (!fs || fs.revoked === "all") openFileSystems.set(id, (fs = revocableFs(openLightningFs(id))));
+      return fs.fs;
     },
     deleteStorage: async (id) => {
-      openFileSystems.delete(id);
+      revokeWorkspaceFs(id, "all", "This workspace was deleted");
       await deleteWorkspaceStorage(id, indexedDB);
     },
     randomBytes: (bytes) => crypto.getRandomValues(bytes),
     now: () => Date.now(),
   });
   return manager;
+}
+
+/** Cut this page's file system of a workspace off: its writes, or every call ("all" also forgets it). */
+export function revokeWorkspaceFs(id: string, what: "writes" | "all", reason: string): void {
+  const fs = openFileSystems.get(id);
+  fs?.revoke(what, reason);
+  if (what === "all") openFileSystems.delete(id);
 }
 
 export const GIT_PROXY_ENDPOINT = "/api/git-proxy";

@@ -6,10 +6,12 @@ import { formatBytes } from "@/lib/editor/file-kind";
 import { ConfirmDialog, ProgressBar } from "@/components/common/Dialog";
 import { downloadBytes, relativeTime, safeFileName } from "@/components/common/download";
 import { exportZip } from "@/lib/workspaces/zip";
+import { announceDeletion, countOpenTabs } from "@/lib/fs/tab-coordination";
 
 export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; onChanged: () => void }) {
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
-  const [deleting, setDeleting] = useState<WorkspaceMeta>();
+  // `openTabs`: how many tabs have it open now (undefined: this browser cannot tell).
+  const [deleting, setDeleting] = useState<WorkspaceMeta & { openTabs?: number }>();
   const [exporting, setExporting] = useState<{ id: string; done: number; total: number }>();
   const [error, setError] = useState<string>();
 
@@ -85,7 +87,7 @@ export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; 
                 <button onClick={() => void exportWorkspace(ws)} disabled={!!exporting}>
                   Export .zip
                 </button>{" "}
-                <button onClick={() => setDeleting(ws)}>Delete</button>
+                <button onClick={async () => setDeleting({ ...ws, openTabs: await countOpenTabs(navigator.locks, ws.id).catch(() => undefined) })}>Delete</button>
               </td>
             </tr>
           ))}
@@ -97,16 +99,26 @@ export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; 
           danger
           confirmLabel="Delete"
           message={
-            <p>
-              <strong>{deleting.name}</strong> ({deleting.fileCount} files, {formatBytes(deleting.sizeBytes)}) and its git history will be removed from this browser. Export it first if
-              you may need it.
-            </p>
+            <>
+              <p>
+                <strong>{deleting.name}</strong> ({deleting.fileCount} files, {formatBytes(deleting.sizeBytes)}) and its git history will be removed from this browser. Export it first if
+                you may need it.
+              </p>
+              {!!deleting.openTabs && (
+                <p className="error" data-testid="open-elsewhere">
+                  It is open in {deleting.openTabs === 1 ? "another tab" : `${deleting.openTabs} other tabs`}. {deleting.openTabs === 1 ? "That tab stops" : "Those tabs stop"} saving at
+                  once and offer to keep its files (as a .zip or a new workspace), unsaved edits included.
+                </p>
+              )}
+            </>
           }
           onCancel={() => setDeleting(undefined)}
           onConfirm={async () => {
             const target = deleting;
             setDeleting(undefined);
             try {
+              // Open tabs stop writing and keep their state first; then the storage goes.
+              await announceDeletion({ workspaceId: target.id, locks: navigator.locks, channelFactory: (name) => new BroadcastChannel(name), tabId: crypto.randomUUID() });
               await workspaceManager().remove(target.id);
             } catch (e) {
               setError(`Delete failed: ${(e as Error).message}`);

@@ -1,4 +1,5 @@
 "use client";
+import { WorkspaceDeletedDialog } from "./WorkspaceDeletedDialog";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
@@ -236,7 +237,7 @@ export default function Workbench({ id }: { id: string }) {
         <span className="name" data-testid="workspace-name">{ws.meta.name}</span>
         <BranchPicker ws={ws} readOnly={readOnly} onError={report} />
         <span className="spacer" />
-        {readOnly && (
+        {readOnly && !ws.deleted && (
           <span className="badge" role="status" data-testid="reader-banner">
             Read-only: another tab is editing this workspace.{" "}
             <button className="link" onClick={() => void ws.takeOver().catch(report)}>
@@ -254,6 +255,7 @@ export default function Workbench({ id }: { id: string }) {
           Agent
         </button>
       </header>
+      {ws.deleted && <WorkspaceDeletedDialog name={ws.meta.name} kept={ws.deleted.kept} error={ws.deleted.error} />}
       {ws.recovery && (
         <div className="banner" role="status" style={{ margin: "4px 8px" }}>
           A save was interrupted last time (tab closed or storage error); recovered: {ws.recovery.restored.join(", ")}.

@@ -1,6 +1,8 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, useCallback } from "react";
-import { workspaceManager } from "@/components/services/browser-env";
+import { revokeWorkspaceFs, workspaceManager } from "@/components/services/browser-env";
+import { keepWorkingTree } from "@/lib/workspaces/rescue";
+import type { ImportEntry } from "@/lib/workspaces/import-entries";
 import type { WorkspaceMeta } from "@/lib/workspaces/registry";
 import type { WorkspaceFs } from "@/lib/fs/workspace-fs";
 import { createTabCoordinator } from "@/lib/fs/tab-coordination";
@@ -36,6 +38,8 @@ export interface WorkspaceState {
   recovery?: WriteRecovery;
   /** A checkpoint restore cut off by a closed tab, rolled back on open (or why that failed). */
   restoreRecovery?: { txid: string; paths: number; savedRef: string } | { error: string };
+  /** The workspace was deleted in another tab: nothing is written any more; what this tab kept. */
+  deleted?: { kept: ImportEntry[]; error?: string };
   takeOver(): Promise<void>;
   refresh(): Promise<void>;
 }
@@ -125,6 +129,7 @@ export function useWorkspace(id: string) {
           timer = setTimeout(async () => {
             const events = pending;
             pending = [];
+            if (coord.deleted) return;
             await wsfs.flush();
             coord.broadcastChanges(events);
             void refresh();
@@ -140,15 +145,34 @@ export function useWorkspace(id: string) {
           await docs.refresh(paths.length ? paths : "all");
         });
         const offRole = coord.onRoleChange((r) => setState((s) => (s ? { ...s, role: r } : s)));
-        const onPageHide = () => void wsfs.flush();
+        // Deleted on the start page of another tab: stop writing at once, keep the files (with
+        // the editors' unsaved text) before the storage goes, then let go of it entirely.
+        const offDeleted = coord.onDeleted(async () => {
+          const why = "This workspace was deleted in another tab; nothing more is saved here";
+          revokeWorkspaceFs(id, "writes", why);
+          // Persist lightning-fs's file tree now, so no delayed write of it comes after the deletion.
+          await wsfs.flush().catch(() => undefined);
+          let kept: ImportEntry[] = [];
+          let error: string | undefined;
+          try {
+            const unsaved = docs.list().filter((d) => !d.readOnly && d.text !== d.savedText).map((d) => ({ path: d.path, text: d.text }));
+            kept = await keepWorkingTree(wsfs, unsaved);
+          } catch (e) {
+            error = (e as Error).message;
+          }
+          revokeWorkspaceFs(id, "all", why);
+          if (!cancelled) setState((s) => (s ? { ...s, role: "reader", deleted: { kept, error } } : s));
+        });
+        const onPageHide = () => void wsfs.flush().catch(() => undefined);
         addEventListener("pagehide", onPageHide);
         cleanup = () => {
           unsubscribe();
           offRemote();
           offRole();
+          offDeleted();
           clearTimeout(timer);
           removeEventListener("pagehide", onPageHide);
-          void wsfs.flush();
+          if (!coord.deleted) void wsfs.flush();
           coord.stop();
         };
         setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role, recovery: recovery?.restored.length ? recovery : undefined, restoreRecovery });

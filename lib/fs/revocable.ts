@@ -6,11 +6,13 @@
  */
 import { codedError, type IsoFs, type IsoFsPromises } from "./types";
 
-const WRITES = new Set(["writeFile", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod", "flush"]);
+// `flush` is not among them: it only persists what is already in memory, and a tab cut off from
+// writing flushes once so that lightning-fs has no delayed write left to make later.
+const WRITES = new Set(["writeFile", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod"]);
 
 export type RevocableFs = {
   fs: IsoFs;
-  /** "writes": every mutation (and flush) fails; "all": every call fails. */
+  /** "writes": every mutation fails (flush still persists what is in memory); "all": every call fails. */
   revoke(what: "writes" | "all", reason: string): void;
   readonly revoked: "none" | "writes" | "all";
 };

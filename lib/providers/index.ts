@@ -14,7 +14,7 @@ export * from "./types";
 export { PROVIDER_PRESETS, DEFAULT_BASE_URLS, baseURLOf } from "./catalog";
 export { createModel, guardedFetch, ANTHROPIC_BROWSER_HEADER, type CreateModelOptions, type FetchLike } from "./create";
 export { listModels, listModelDetails, modelFactsFromListing } from "./models";
-export { ProviderSettingsStore, defaultProviderSettings, memoryStorage, SETTINGS_KEY, KEYS_KEY } from "./settings";
+export { ProviderSettingsStore, defaultProviderSettings, memoryStorage, providerPrices, SETTINGS_KEY, KEYS_KEY } from "./settings";
 export {
   ScriptedLanguageModel,
   scriptContext,

@@ -196,7 +196,7 @@ export class ProviderSettingsStore {
 }
 
 /** Every price a provider's model list reported, by model id. */
-function providerPrices(s: ProviderSettings): PriceTable {
+export function providerPrices(s: ProviderSettings): PriceTable {
   const out: PriceTable = {};
   for (const p of s.providers) for (const [id, f] of Object.entries(p.modelFacts ?? {})) if (f.price) out[id] = f.price;
   return out;

@@ -32,4 +32,16 @@ describe("revocable file system", () => {
     r.revoke("writes", "x");
     expect(r.revoked).toBe("all");
   });
+
+  it("a tab cut off from writing may still flush what is in memory, until everything is revoked", async () => {
+    let flushed = 0;
+    const inner = { promises: { ...(fs.promises as unknown as IsoFs["promises"]), flush: async () => void flushed++ } } as IsoFs;
+    const r = revocableFs(inner);
+    r.revoke("writes", "deleted");
+    await r.fs.promises.flush!();
+    expect(flushed).toBe(1);
+    r.revoke("all", "deleted");
+    await expect(r.fs.promises.flush!()).rejects.toMatchObject({ code: "EROFS" });
+    expect(flushed).toBe(1);
+  });
 });
