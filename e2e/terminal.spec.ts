@@ -60,3 +60,44 @@ test("the terminal runs commands over the workspace, with git, history and Ctrl-
   await page.mouse.click(box.x + 20, box.y + box.height / 2);
   await expect(page.getByRole("tab", { name: /greet\.ts/ })).toBeVisible();
 });
+
+/** Paste as the browser does on Ctrl+V: a paste event with the text on xterm's input. */
+async function paste(page: Page, text: string) {
+  await page.getByTestId("terminal").locator("textarea").evaluate((el, t) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", t);
+    el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+test("a multi-line paste runs each line in order; a long line wraps and stays editable", async ({ page }) => {
+  await createWorkspace(page, "Terminal paste");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(screen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+
+  // Three commands and a fourth line still being typed.
+  await paste(page, "echo first-line\necho second-line > p.txt\ncat p.txt | tr a-z A-Z\necho par");
+  await expect(row(page, /^SECOND-LINE\s*$/)).toHaveCount(1);
+  await expect(row(page, /^first-line\s*$/)).toHaveCount(1);
+  await expect(treeItem(page, "p.txt")).toBeVisible();
+  // The last line was not run: it waits at the prompt, and typing goes on from its end.
+  await expect(row(page, /\$ echo par\s*$/)).toHaveCount(1);
+  await page.keyboard.type("tial-中文");
+  await page.keyboard.press("Enter");
+  await expect(row(page, /^partial-中文\s*$/)).toHaveCount(1);
+  const text = await screen(page).innerText();
+  expect(text.indexOf("first-line")).toBeLessThan(text.indexOf("SECOND-LINE"));
+
+  // A line longer than the terminal wraps; editing its start (on the first row) keeps the rest.
+  // Longer than any row of the panel (at most ~200 columns at 1280 px).
+  const word = "w".repeat(250);
+  await page.keyboard.type(`echo ${word}`);
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.type("A-");
+  await page.keyboard.press("Enter");
+  // The wrapped input line, then the command's output.
+  await expect.poll(async () => (await screen(page).innerText()).replace(/\s+/g, "")).toContain(`$echoA-${word}A-${word}`);
+});

@@ -2,8 +2,9 @@
 import { useEffect, useRef } from "react";
 import { Terminal } from "@xterm/xterm";
 import { FitAddon } from "@xterm/addon-fit";
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import "@xterm/xterm/css/xterm.css";
-import { LineEditor, toTerminalText } from "@/lib/terminal/line-editor";
+import { LineEditor, toTerminalText, type LineAction } from "@/lib/terminal/line-editor";
 import { completions, type CommandHistory, type Shell } from "@/lib/shell";
 import { prefersDark } from "./theme";
 
@@ -22,7 +23,8 @@ const PATH_IN_OUTPUT = /(?:^|[\s'"(:])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\.[A
 /**
  * One terminal: xterm + fit, a readline-style prompt over the shared workspace shell.
  * The shell runs a whole command and returns its output (just-bash does not stream), so output
- * appears when the command ends; Ctrl-C aborts the running command.
+ * appears when the command ends; Ctrl-C aborts the running command. Keys typed while a command
+ * runs, and the later lines of a multi-line paste, wait in the line editor's queue and run next.
  */
 export default function TerminalView(props: { host: TerminalHost; active: boolean; label: string }) {
   const hostRef = useRef<HTMLDivElement>(null);
@@ -41,45 +43,103 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
       fontSize: 13,
       convertEol: false,
       scrollback: 5000,
+      // The Unicode 11 width tables (wide CJK and emoji) are a "proposed" API in xterm 6.
+      allowProposedApi: true,
       theme: prefersDark() ? { background: "#1e1f22", foreground: "#d7dae0" } : { background: "#ffffff", foreground: "#1f2328", cursor: "#1f2328", selectionBackground: "#b6d3ff" },
     });
     const fit = new FitAddon();
     term.loadAddon(fit);
+    term.loadAddon(new Unicode11Addon());
+    term.unicode.activeVersion = "11";
     term.open(hostRef.current!);
     fitRef.current = fit;
     termRef.current = term;
     fit.fit();
 
-    const editor = new LineEditor(history);
+    const editor = new LineEditor(history, { columns: term.cols });
+    const resized = term.onResize(({ cols }) => editor.setColumns(cols));
     let cwd = shell().mountPoint;
     let env: Record<string, string> | undefined;
     let running: AbortController | null = null;
+    /** A command runs or the prompt is being drawn: input waits in the editor's queue. */
+    let busy = true;
     let disposed = false;
 
-    const prompt = async () => {
+    const prompt = async (keepLine = false) => {
       const branch = await latest.current.host.branch().catch(() => undefined);
+      if (disposed) return;
       const mount = shell().mountPoint;
       const rel = cwd === mount ? "~" : cwd.startsWith(mount + "/") ? "~" + cwd.slice(mount.length) : cwd;
-      term.write(`${branch ? `\x1b[33m(${branch})\x1b[0m ` : ""}\x1b[36m${rel}\x1b[0m $ `);
+      editor.prompt(`${branch ? `\x1b[33m(${branch})\x1b[0m ` : ""}\x1b[36m${rel}\x1b[0m $ `, keepLine);
+      term.write(editor.flush());
     };
 
     const run = async (line: string) => {
-      term.write("\r\n");
       editor.reset();
-      if (line.trim()) history.add(line);
-      if (!line.trim()) return prompt();
-      running = new AbortController();
-      const result = await shell().exec(line, { cwd, env, signal: running.signal });
-      running = null;
-      if (disposed) return;
-      cwd = result.cwd;
-      env = result.env;
-      if (result.stdout) term.write(toTerminalText(result.stdout));
-      if (result.stderr) term.write(`\x1b[31m${toTerminalText(result.stderr)}\x1b[0m`);
-      const out = result.stdout + result.stderr;
-      if (out && !out.endsWith("\n")) term.write("\x1b[7m%\x1b[0m\r\n");
-      latest.current.host.afterCommand();
+      if (line.trim()) {
+        history.add(line);
+        running = new AbortController();
+        const result = await shell().exec(line, { cwd, env, signal: running.signal });
+        running = null;
+        if (disposed) return;
+        cwd = result.cwd;
+        env = result.env;
+        if (result.stdout) term.write(toTerminalText(result.stdout));
+        if (result.stderr) term.write(`\x1b[31m${toTerminalText(result.stderr)}\x1b[0m`);
+        const out = result.stdout + result.stderr;
+        if (out && !out.endsWith("\n")) term.write("\x1b[7m%\x1b[0m\r\n");
+        latest.current.host.afterCommand();
+      }
       await prompt();
+    };
+
+    /** Carry out what the editor asked for; then go on with queued input, in order. */
+    const handle = async (first: LineAction) => {
+      busy = true;
+      let action = first;
+      for (;;) {
+        term.write(editor.flush());
+        await act(action);
+        if (disposed || !editor.hasQueued) break;
+        action = editor.resume();
+      }
+      term.write(editor.flush());
+      busy = false;
+    };
+
+    const act = async (action: LineAction) => {
+      switch (action.kind) {
+        case "submit":
+          await run(action.line);
+          break;
+        case "interrupt":
+          editor.reset();
+          await prompt();
+          break;
+        case "clear-screen":
+          term.clear();
+          term.write("\x1b[2K\r");
+          await prompt(true);
+          break;
+        case "complete": {
+          const c = await completions(shell(), action.line, action.cursor, cwd);
+          if (c.candidates.length === 1) {
+            const insert = c.candidates[0] + (c.candidates[0].endsWith("/") ? "" : " ");
+            editor.setLine(action.line.slice(0, c.start) + insert + action.line.slice(c.end), c.start + insert.length);
+          } else if (c.candidates.length > 1) {
+            const current = action.line.slice(c.start, c.end);
+            if (c.common.length > current.length) {
+              editor.setLine(action.line.slice(0, c.start) + c.common + action.line.slice(c.end), c.start + c.common.length);
+            } else {
+              editor.leaveLine();
+              term.write(editor.flush() + c.candidates.join("  ") + "\r\n");
+              await prompt(true);
+            }
+          }
+          term.write(editor.flush());
+          break;
+        }
+      }
     };
 
     term.attachCustomKeyEventHandler((e) => {
@@ -92,53 +152,21 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
       return true;
     });
 
-    const dataSub = term.onData(async (data) => {
-      if (running) {
-        if (data === "\x03") {
-          running.abort();
-          term.write("^C");
-        }
+    const dataSub = term.onData((data) => {
+      if (running && data === "\x03") {
+        running.abort();
+        editor.discardQueued();
+        // The prompt that follows starts on a fresh row (the editor counts cells from there).
+        term.write("^C\r\n");
+        return;
+      }
+      if (busy) {
+        editor.enqueue(data);
         return;
       }
       const action = editor.feed(data);
       term.write(editor.flush());
-      switch (action.kind) {
-        case "submit":
-          await run(action.line);
-          break;
-        case "interrupt":
-          term.write("^C\r\n");
-          editor.reset();
-          await prompt();
-          break;
-        case "clear-screen":
-          term.clear();
-          term.write("\x1b[2K\r");
-          await prompt();
-          term.write(editor.line);
-          if (editor.cursor < editor.line.length) term.write(`\x1b[${editor.line.length - editor.cursor}D`);
-          break;
-        case "complete": {
-          const c = await completions(shell(), action.line, action.cursor, cwd);
-          if (c.candidates.length === 1) {
-            const insert = c.candidates[0] + (c.candidates[0].endsWith("/") ? "" : " ");
-            editor.setLine(action.line.slice(0, c.start) + insert + action.line.slice(c.end), c.start + insert.length);
-            term.write(editor.flush());
-          } else if (c.candidates.length > 1) {
-            const current = action.line.slice(c.start, c.end);
-            if (c.common.length > current.length) {
-              editor.setLine(action.line.slice(0, c.start) + c.common + action.line.slice(c.end), c.start + c.common.length);
-              term.write(editor.flush());
-            } else {
-              term.write("\r\n" + c.candidates.join("  ") + "\r\n");
-              await prompt();
-              term.write(editor.line);
-              if (editor.cursor < editor.line.length) term.write(`\x1b[${editor.line.length - editor.cursor}D`);
-            }
-          }
-          break;
-        }
-      }
+      if (action.kind !== "none") void handle(action);
     });
 
     // A path in the output opens in the editor on click.
@@ -166,7 +194,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     });
 
     term.write(`\x1b[2mTabula shell — just-bash over this workspace, with git. Output appears when a command ends; Ctrl-C stops it.\x1b[0m\r\n`);
-    void prompt();
+    void prompt().then(() => handle({ kind: "none" }));
     const resize = new ResizeObserver(() => {
       try {
         fit.fit();
@@ -181,6 +209,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
       resize.disconnect();
       links.dispose();
       dataSub.dispose();
+      resized.dispose();
       term.dispose();
     };
   }, []);
