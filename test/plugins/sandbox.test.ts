@@ -35,10 +35,10 @@ function nodeWorker(): WorkerHandle {
   return handle;
 }
 
-async function sandboxed(t: Harness, source: string, timeouts = {}) {
+async function sandboxed(t: Harness, source: string, timeouts = {}, hostHookTimeoutMs = 10_000) {
   let starts = 0;
   const logs: string[] = [];
-  const host = new PluginHost(t.session, { hookTimeoutMs: 10_000 });
+  const host = new PluginHost(t.session, { hookTimeoutMs: hostHookTimeoutMs });
   const entry = sandboxedEntry({
     name: "sandboxed",
     source,
@@ -109,10 +109,27 @@ describe("sandboxed plugins (worker threads)", () => {
     const r = await t.session.run("go");
     clearInterval(timer);
     expect(r.status).toBe("completed");
-    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:blocked", "search_codebase:ok"]);
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:error", "search_codebase:ok"]);
     expect(t.of("hook-error")[0]!.message).toMatch(/did not answer within 0.3 s and was stopped/);
     expect(ticks).toBeGreaterThan((Date.now() - started) / 20 / 3); // the event loop kept turning during the loop
     expect(p.starts()).toBe(2); // killed, then restarted for the second call
+  });
+
+  it("a plugin stopped for running over its limit does not fail its next call: one queued behind the stuck call runs on the fresh worker", async () => {
+    // The agent's hook pipeline gives up on the stuck hook (1 s) before the sandbox's own limit
+    // kills the worker (1.5 s): the next hook call, for attempt_completion, is sent to the
+    // stuck worker in between. Killing the worker must not take that call down with it.
+    const LOOP = `export default { name: "loop", manifest: { capabilities: ["hooks"] }, hooks: {
+      beforeTool({ toolCall }) { if (toolCall.name === "list_files") { for (;;) {} } },
+    } };`;
+    const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { toolCalls: [{ name: "attempt_completion", args: { summary: "All done." } }] }, { text: "asked again" }], { files: { "a.txt": "x" }, approveAll: true });
+    const p = await sandboxed(t, LOOP, { hookMs: 1500 }, 1000);
+    const r = await t.session.run("go");
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:error", "attempt_completion:ok"]);
+    expect(t.of("tool-call-finished")[0]!.output).toMatch(/plugin:sandboxed.*hook failed/);
+    expect(r).toMatchObject({ status: "completed", summary: "All done." });
+    expect(t.model.calls).toHaveLength(2); // no extra model request after a refused completion
+    expect(p.starts()).toBe(2);
   });
 
   it("a plugin that throws fails only its own call; a broken file fails to load with the reason", async () => {

@@ -114,9 +114,9 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
     }
     plugin = validatePlugin(mod.default ?? mod.plugin, p.name);
     const logger = {
-      info: (m: string) => void rpc.call("host.log", { level: "info", message: String(m) }).catch(() => undefined),
-      warn: (m: string) => void rpc.call("host.log", { level: "warn", message: String(m) }).catch(() => undefined),
-      error: (m: string) => void rpc.call("host.log", { level: "error", message: String(m) }).catch(() => undefined),
+      info: (m: string) => void rpc.call("host.log", { level: "info", message: String(m).slice(0, 2000) }).catch(() => undefined),
+      warn: (m: string) => void rpc.call("host.log", { level: "warn", message: String(m).slice(0, 2000) }).catch(() => undefined),
+      error: (m: string) => void rpc.call("host.log", { level: "error", message: String(m).slice(0, 2000) }).catch(() => undefined),
     };
     // Local-only counters: they go to the host's plugin log, never off the machine.
     const telemetry = { count: (name: string, value = 1) => void rpc.call("host.telemetry", { name: String(name).slice(0, 100), value: Number(value) || 0 }).catch(() => undefined) };
@@ -149,14 +149,15 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
     return (await fn(ctx)) ?? null;
   });
 
-  rpc.handle("tool", async ({ name, input, ctx }: { name: string; input: unknown; ctx: SandboxToolContext }) => {
+  rpc.handle("tool", async ({ name, input, ctx, call }: { name: string; input: unknown; ctx: Omit<SandboxToolContext, "call">; call: string }) => {
     const tool = contributions.tools.find((t) => t.name === name);
     if (!tool) throw new Error(`No tool ${name} in this plugin`);
+    // Host calls name this call's token: the host honours them only while the call runs.
     const host = {
       ...ctx,
-      readFile: (path: string) => rpc.call<string>("host.readFile", { path }),
-      listFiles: (path = "") => rpc.call<string[]>("host.listFiles", { path }),
-      writeFile: (path: string, text: string) => rpc.call<void>("host.writeFile", { path, text, toolCallId: ctx.toolCallId }),
+      readFile: (path: string) => rpc.call<string>("host.readFile", { call, path: String(path) }),
+      listFiles: (path = "") => rpc.call<string[]>("host.listFiles", { call, path: String(path) }),
+      writeFile: (path: string, text: string) => rpc.call<void>("host.writeFile", { call, path: String(path), text: String(text) }),
     };
     const r = await (tool.execute as (i: unknown, c: unknown) => unknown)(input, host);
     if (typeof r === "string") return { output: r };
