@@ -3,37 +3,15 @@
  * worker while the main thread stays responsive, restart on the next call, crash handling, and
  * a scope without network or storage.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { Worker } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
 import { PluginHost } from "../../lib/plugins/host";
-import { sandboxedEntry, type WorkerHandle } from "../../lib/plugins/sandbox/sandboxed";
+import { sandboxedEntry } from "../../lib/plugins/sandbox/sandboxed";
 import { fileHookEvent, fileHooksPluginSource } from "../../lib/plugins/file-hooks";
 import { type Harness, harnessPerTest } from "../agent/helpers";
+import { nodeWorkersPerFile } from "./node-worker";
 
-let bundle = "";
-beforeAll(async () => {
-  bundle = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tabula-sandbox-")), "worker.mjs");
-  await build({ entryPoints: [path.join(__dirname, "node-worker-entry.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
-});
-afterAll(() => fs.rmSync(path.dirname(bundle), { recursive: true, force: true }));
-
+const nodeWorker = nodeWorkersPerFile();
 const { h, cleanups } = harnessPerTest();
-
-function nodeWorker(): WorkerHandle {
-  const w = new Worker(bundle);
-  const handle: WorkerHandle = {
-    postMessage: (m) => w.postMessage(m),
-    addEventListener: (_t, l) => w.on("message", (data) => l({ data })),
-    terminate: () => void w.terminate(),
-    onerror: null,
-  };
-  w.on("error", (e) => handle.onerror?.(e));
-  return handle;
-}
 
 async function sandboxed(t: Harness, source: string, timeouts = {}, hostHookTimeoutMs = 10_000) {
   let starts = 0;
