@@ -16,6 +16,7 @@ import { toProviderConfig } from "@/lib/plugins/providers";
 import type { PluginContext, PluginSource } from "@/lib/plugins/types";
 import { inProcessEntry } from "@/lib/plugins/in-process";
 import { readWorkspaceInfo } from "@/lib/plugins/workspace-info";
+import { createSandboxedPluginWorker } from "./plugin-worker";
 
 // One TypeScript language service worker per page, started on the first goto_definition call.
 let definitions: ReturnType<typeof workerBackend> | undefined;
@@ -25,7 +26,7 @@ function tsDefinitions() {
 }
 
 function createPluginWorker(): WorkerHandle {
-  return new Worker(new URL("../../lib/plugins/sandbox/worker.ts", import.meta.url), { type: "module", name: "tabula-plugin" }) as unknown as WorkerHandle;
+  return createSandboxedPluginWorker();
 }
 
 /**

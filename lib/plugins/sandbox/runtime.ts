@@ -1,11 +1,16 @@
 /**
  * The sandbox side: runs inside a dedicated Web Worker (or a Node worker thread in tests).
- * Before any plugin code runs, the worker's ways out are removed — storage (IndexedDB, caches),
- * network (fetch, XHR, WebSocket, WebTransport, EventSource), nested workers, importScripts —
- * and the ways to make code from strings (eval, Function constructors, string timers), while a
- * plugin's source may not import anything: a plugin reaches the world only through the host
- * calls below. There is no DOM in a worker, and model keys live in the page's localStorage,
- * which workers cannot read.
+ *
+ * In the browser the guarantee is not made here: the worker lives in an opaque-origin iframe
+ * whose CSP refuses every connection and every string-to-code path (iframe-worker.ts), and the
+ * host checks every message (sandboxed.ts). What this file does is a second layer, and a
+ * friendlier one: before any plugin code runs, the worker's ways out are removed from the global
+ * scope — storage (IndexedDB, caches), network (fetch, XHR, WebSocket, WebTransport,
+ * EventSource), nested workers, importScripts — and eval, the Function constructors and string
+ * timers, so a plugin that reaches for them gets `undefined` or a clear error; and a plugin whose
+ * text shows an `import` is refused with a message. Both can be out-guessed (originals remain on
+ * the prototype chain; a comment inside `import (…)` passes the text check): that is why they are
+ * not the guarantee.
  */
 import "./zod-jitless"; // first: before any schema is created
 import { validatePlugin } from "../manifest";
