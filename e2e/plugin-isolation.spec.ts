@@ -11,6 +11,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { test, expect, createWorkspace } from "./fixtures";
 import { sandboxDocument } from "../lib/plugins/sandbox/iframe-worker";
@@ -18,8 +19,8 @@ import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
 import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
-// The sink listens in this spec's port range (3301-3310); the app's own port is TABULA_E2E_PORT.
-const SINK_PORT = Number(process.env.TABULA_SINK_PORT ?? 3302);
+// The sink listens on a free port of 127.0.0.1 (TABULA_SINK_PORT to pin one); the probe is told its origin.
+const SINK_PORT = Number(process.env.TABULA_SINK_PORT ?? 0);
 const SECRET = "canary-secret-5f2e9c";
 const WORKSPACE = "Isolation canary 7781";
 
@@ -47,7 +48,7 @@ async function startSink(): Promise<Sink> {
     socket.destroy();
   });
   await new Promise<void>((resolve) => srv.listen(SINK_PORT, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${SINK_PORT}`, requests, close: () => new Promise((r) => srv.close(() => r())) };
+  return { origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, requests, close: () => new Promise((r) => srv.close(() => r())) };
 }
 
 function probeSource(sink: Sink): string {

@@ -100,6 +100,23 @@ test("a file hook on PreToolUse blocks a tool; a plugin stuck in a loop is cut o
   await expect(treeItem(page, ".tabula")).toBeVisible();
 });
 
+test("an attempt_completion that a plugin refuses is shown as refused, not as Completed", async ({ page }) => {
+  await createWorkspace(page, "Refused completion");
+  await useMockModel(page, server.url);
+  await newFile(page, ".tabula/plugins/notyet.js", `export default { name: "notyet", manifest: { capabilities: ["hooks"] }, hooks: { beforeTool({ toolCall }) { if (toolCall.name === "attempt_completion") return { skip: true, reason: "Not done yet, says notyet" }; } } };`);
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await expect(page.locator('[data-plugin="workspace:notyet"]')).toHaveAttribute("data-state", "loaded");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  server.setScript([{ toolCalls: [{ name: "attempt_completion", args: { summary: "Finished everything." } }] }, { text: "Then I carry on." }]);
+  await ask(page, "finish");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Then I carry on.");
+  const row = page.locator('[data-tool="attempt_completion"]');
+  await expect(row).toHaveAttribute("data-status", "blocked");
+  await expect(page.getByTestId("completion")).toHaveCount(0);
+  await row.click();
+  await expect(row).toContainText("Not done yet, says notyet");
+});
+
 test("an MCP server added in the Plugins view: its tools reach the model and wait for approval in Act mode", async ({ page }) => {
   const http = await import("node:http");
   const mcp = http.createServer(async (req, res) => {
