@@ -110,6 +110,32 @@ describe("sandboxed plugins (worker threads)", () => {
     expect(p.starts()).toBe(2);
   });
 
+  it("killing a worker for one call over its limit: a call that had begun is cut off and says why, one that had not begun runs on the fresh worker", async () => {
+    // The command waits until the tool call has begun, says so, and spins: the tool call had
+    // begun; a call sent after "spinning" arrives cannot begin.
+    const SOURCE = `let toolBegun = false;
+    export default { name: "mixed", manifest: { capabilities: ["tools", "commands"] }, setup(api, ctx) {
+      api.registerCommand({ name: "hang", handler: async () => { while (!toolBegun) await new Promise((r) => setTimeout(r, 5)); ctx.logger.info("spinning"); for (;;) {} } });
+      api.registerTool({ name: "slow", description: "x", inputSchema: { type: "object" }, effects: ["read"], async execute() { toolBegun = true; await new Promise((r) => setTimeout(r, 150)); return { output: "slow done" }; } });
+    } };`;
+    let starts = 0;
+    let spinning!: () => void;
+    const spun = new Promise<void>((r) => (spinning = r));
+    const entry = sandboxedEntry({ name: "mixed", source: SOURCE, origin: "x", sourceKind: "workspace", createWorker: nodeWorker, loadContext: { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: "s", mode: "act" } }, timeouts: { commandMs: 1000 }, onStart: () => starts++, onLog: (_l, m) => m === "spinning" && spinning() });
+    cleanups.add(() => entry.dispose?.());
+    const { contributions } = await entry.load();
+    const ctx = { mode: "act", readOnly: false, sessionId: "s", toolCallId: "t1", workspaceId: "w", signal: new AbortController().signal } as unknown as Parameters<(typeof contributions.tools)[0]["execute"]>[1];
+    const hang = contributions.commands[0]!.handler("");
+    const begun = contributions.tools[0]!.execute({}, ctx);
+    await spun;
+    const queued = contributions.tools[0]!.execute({}, { ...ctx, toolCallId: "t2" });
+    const [a, b, c] = await Promise.allSettled([hang, begun, queued]);
+    expect(a).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: expect.stringMatching(/did not answer within 1 s and was stopped/) }) });
+    expect(b).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: expect.stringMatching(/restarted because another of its calls ran over its time limit; this call had begun and was cut off/) }) });
+    expect(c).toMatchObject({ status: "fulfilled", value: expect.objectContaining({ output: "slow done" }) });
+    expect(starts).toBe(2);
+  });
+
   it("a plugin that throws fails only its own call; a broken file fails to load with the reason", async () => {
     const THROW = `export default { name: "thrower", manifest: { capabilities: ["tools"] }, setup(api) {
       api.registerTool({ name: "explode", description: "x", inputSchema: { type: "object" }, effects: ["read"], execute() { throw new Error("kaboom"); } });

@@ -82,6 +82,15 @@ export function hardenGlobals(scope: Record<string, unknown>): string[] {
   const left: string[] = [];
   for (const name of BLOCKED_GLOBALS) {
     if (!(name in scope)) continue;
+    // The originals also live on the global's prototypes (WorkerGlobalScope.prototype…): shadow them there too.
+    for (let proto = Object.getPrototypeOf(scope); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      if (!Object.prototype.hasOwnProperty.call(proto, name)) continue;
+      try {
+        Object.defineProperty(proto, name, { value: undefined, configurable: false, writable: false });
+      } catch {
+        left.push(`${name} (prototype)`);
+      }
+    }
     try {
       Object.defineProperty(scope, name, { value: undefined, configurable: false, writable: false });
     } catch {
