@@ -125,7 +125,7 @@ describe("sandboxed plugins (worker threads)", () => {
     cleanups.add(() => entry.dispose?.());
     const { contributions } = await entry.load();
     const ctx = { mode: "act", readOnly: false, sessionId: "s", toolCallId: "t1", workspaceId: "w", signal: new AbortController().signal } as unknown as Parameters<(typeof contributions.tools)[0]["execute"]>[1];
-    const hang = contributions.commands[0]!.handler("");
+    const hang = contributions.commands[0]!.handler("", undefined as never);
     const begun = contributions.tools[0]!.execute({}, ctx);
     await spun;
     const queued = contributions.tools[0]!.execute({}, { ...ctx, toolCallId: "t2" });
