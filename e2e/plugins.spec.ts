@@ -1,26 +1,8 @@
 import { test, expect, createWorkspace, treeItem } from "./fixtures";
-import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
+import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
-
-/** Create a file from the explorer and put `text` in it, then save (as a person pasting code). */
-async function newFile(page: Page, path: string, text: string) {
-  await treeItem(page, "README.md").click(); // new files go next to the selection: start from the root
-  await page.getByRole("button", { name: "New file" }).click();
-  await page.getByLabel("New file name").fill(path);
-  await page.getByLabel("New file name").press("Enter");
-  const tab = page.getByRole("tab", { name: new RegExp(path.split("/").pop()!.replace(/\./g, "\\.")) });
-  await expect(tab).toBeVisible();
-  await page.getByTestId("code-editor").locator(".view-lines").click();
-  // One line, typed key by key: Monaco's auto-closing brackets and quotes are overtyped as a
-  // person's typing would overtype them (a newline between brackets would not be).
-  expect(text).not.toContain("\n");
-  await page.keyboard.type(text);
-  await page.keyboard.press("Control+s");
-  await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
-}
-
 
 const SHOUT = [
   'export default { name: "shout", manifest: { capabilities: ["tools"] }, setup(api, ctx) { ctx.logger.info("ready"); api.registerTool({ name: "shout", description: "Say it louder",',
@@ -111,10 +93,28 @@ test("a file hook on PreToolUse blocks a tool; a plugin stuck in a loop is cut o
   await box.fill("still responsive");
   await expect(box).toHaveValue("still responsive");
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("All done.", { timeout: 20_000 });
-  await expect(rows.nth(1)).toHaveAttribute("data-status", "blocked");
+  // The stuck check is an error (not a policy decision), and the next call was not touched by the restart.
+  await expect(rows.nth(1)).toHaveAttribute("data-status", "error");
   await expect(rows.nth(2)).toHaveAttribute("data-status", "ok");
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("spin");
   await expect(treeItem(page, ".tabula")).toBeVisible();
+});
+
+test("an attempt_completion that a plugin refuses is shown as refused, not as Completed", async ({ page }) => {
+  await createWorkspace(page, "Refused completion");
+  await useMockModel(page, server.url);
+  await newFile(page, ".tabula/plugins/notyet.js", `export default { name: "notyet", manifest: { capabilities: ["hooks"] }, hooks: { beforeTool({ toolCall }) { if (toolCall.name === "attempt_completion") return { skip: true, reason: "Not done yet, says notyet" }; } } };`);
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await expect(page.locator('[data-plugin="workspace:notyet"]')).toHaveAttribute("data-state", "loaded");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  server.setScript([{ toolCalls: [{ name: "attempt_completion", args: { summary: "Finished everything." } }] }, { text: "Then I carry on." }]);
+  await ask(page, "finish");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Then I carry on.");
+  const row = page.locator('[data-tool="attempt_completion"]');
+  await expect(row).toHaveAttribute("data-status", "blocked");
+  await expect(page.getByTestId("completion")).toHaveCount(0);
+  await row.click();
+  await expect(row).toContainText("Not done yet, says notyet");
 });
 
 test("an MCP server added in the Plugins view: its tools reach the model and wait for approval in Act mode", async ({ page }) => {

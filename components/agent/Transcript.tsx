@@ -105,7 +105,7 @@ export function Transcript(props: {
           {toolCallsOf(m).map((c) =>
             c.toolName === "submit_plan" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
               <PlanCard key={c.toolCallId} plan={c.input as Plan} disabled={session.running} onDecide={props.onPlanDecision} />
-            ) : c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status !== "error" ? (
+            ) : c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
               <div key={c.toolCallId} className="completion" data-testid="completion">
                 <div className="muted">Completed</div>
                 <Markdown text={String((c.input as { summary?: unknown })?.summary ?? "")} />

@@ -8,6 +8,7 @@ import { workerBackend } from "@/lib/plugins/builtin/goto-definition";
 import type { WorkerHandle } from "@/lib/plugins/sandbox/sandboxed";
 import { toProviderConfig } from "@/lib/plugins/providers";
 import { SessionPlugins, type PluginsSnapshot } from "@/lib/plugins/session-plugins";
+import { createSandboxedPluginWorker } from "./plugin-worker";
 import { describeProvenance, trustedByProvenance } from "@/lib/workspaces/provenance";
 
 // One TypeScript language service worker per page, started on the first goto_definition call.
@@ -18,7 +19,7 @@ function tsDefinitions() {
 }
 
 function createPluginWorker(): WorkerHandle {
-  return new Worker(new URL("../../lib/plugins/sandbox/worker.ts", import.meta.url), { type: "module", name: "tabula-plugin" }) as unknown as WorkerHandle;
+  return createSandboxedPluginWorker();
 }
 
 /**

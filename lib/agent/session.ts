@@ -1181,8 +1181,9 @@ export class AgentSession {
       true,
     );
     if (failure) {
+      // A check that failed is an error, not a policy decision: the row says what happened.
       const reason = `Refused: the "${failure.hook}" hook failed while checking this call (${failure.message}), and calls are refused when a check fails.`;
-      return finish("blocked", { output: reason, isError: true, summary: "Refused: a check failed" }, { blockedByPolicy: true, blockReason: reason });
+      return finish("error", { output: reason, isError: true, summary: "Refused: a check failed" });
     }
     if (decision?.stop) {
       return finish(

@@ -112,7 +112,8 @@ describe("hook pipeline", () => {
     expect(r.status).toBe("completed");
     expect(t.deps.sh.commands).toHaveLength(0);
     const f = t.of("tool-call-finished");
-    expect(f.map((e) => e.status)).toEqual(["blocked", "blocked"]);
+    expect(f.map((e) => e.status)).toEqual(["error", "error"]); // a failed check is an error, not a policy block
+    expect(f.map((e) => e.blockedByPolicy)).toEqual([false, false]);
     expect(f[0]!.output).toContain('"flaky" hook failed');
     expect(f[0]!.output).toContain("boom");
     expect(f[1]!.output).toContain("timed out after 30 ms");

@@ -1,8 +1,12 @@
-/** The sandbox runtime bundled for Node worker threads (what a Web Worker is in the browser). */
+/**
+ * The plugin sandbox runtime in a real Node worker thread (what the Web Worker is in the
+ * browser), bundled with esbuild, behind the same WorkerHandle the host uses.
+ */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { afterAll, beforeAll } from "vitest";
 import { build } from "esbuild";
 import type { WorkerHandle } from "../../lib/plugins/sandbox/sandboxed";
 
@@ -28,4 +32,19 @@ export function nodeWorkerFactory(bundle: string) {
     return handle;
   };
   return { create, started: () => workers.length, terminateAll: () => Promise.all(workers.map((w) => w.terminate())) };
+}
+
+/** Bundle the worker entry for this file's tests; returns a factory of worker handles. */
+export function nodeWorkersPerFile(): () => WorkerHandle {
+  let bundle: { file: string; cleanup(): void } | undefined;
+  let factory: ReturnType<typeof nodeWorkerFactory> | undefined;
+  beforeAll(async () => {
+    bundle = await buildWorkerBundle();
+    factory = nodeWorkerFactory(bundle.file);
+  });
+  afterAll(async () => {
+    await factory?.terminateAll();
+    bundle?.cleanup();
+  });
+  return () => factory!.create();
 }

@@ -3,42 +3,20 @@
  * worker while the main thread stays responsive, restart on the next call, crash handling, and
  * a scope without network or storage.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { Worker } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
 import { PluginHost } from "../../lib/plugins/host";
-import { sandboxedEntry, type WorkerHandle } from "../../lib/plugins/sandbox/sandboxed";
+import { sandboxedEntry } from "../../lib/plugins/sandbox/sandboxed";
 import { fileHookEvent, fileHooksPluginSource } from "../../lib/plugins/file-hooks";
 import { type Harness, harnessPerTest } from "../agent/helpers";
+import { nodeWorkersPerFile } from "./node-worker";
 
-let bundle = "";
-beforeAll(async () => {
-  bundle = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tabula-sandbox-")), "worker.mjs");
-  await build({ entryPoints: [path.join(__dirname, "node-worker-entry.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
-});
-afterAll(() => fs.rmSync(path.dirname(bundle), { recursive: true, force: true }));
-
+const nodeWorker = nodeWorkersPerFile();
 const { h, cleanups } = harnessPerTest();
 
-function nodeWorker(): WorkerHandle {
-  const w = new Worker(bundle);
-  const handle: WorkerHandle = {
-    postMessage: (m) => w.postMessage(m),
-    addEventListener: (_t, l) => w.on("message", (data) => l({ data })),
-    terminate: () => void w.terminate(),
-    onerror: null,
-  };
-  w.on("error", (e) => handle.onerror?.(e));
-  return handle;
-}
-
-async function sandboxed(t: Harness, source: string, timeouts = {}) {
+async function sandboxed(t: Harness, source: string, timeouts = {}, hostHookTimeoutMs = 10_000) {
   let starts = 0;
   const logs: string[] = [];
-  const host = new PluginHost(t.session, { hookTimeoutMs: 10_000 });
+  const host = new PluginHost(t.session, { hookTimeoutMs: hostHookTimeoutMs });
   const entry = sandboxedEntry({
     name: "sandboxed",
     source,
@@ -109,10 +87,53 @@ describe("sandboxed plugins (worker threads)", () => {
     const r = await t.session.run("go");
     clearInterval(timer);
     expect(r.status).toBe("completed");
-    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:blocked", "search_codebase:ok"]);
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:error", "search_codebase:ok"]);
     expect(t.of("hook-error")[0]!.message).toMatch(/did not answer within 0.3 s and was stopped/);
     expect(ticks).toBeGreaterThan((Date.now() - started) / 20 / 3); // the event loop kept turning during the loop
     expect(p.starts()).toBe(2); // killed, then restarted for the second call
+  });
+
+  it("a plugin stopped for running over its limit does not fail its next call: one queued behind the stuck call runs on the fresh worker", async () => {
+    // The agent's hook pipeline gives up on the stuck hook (1 s) before the sandbox's own limit
+    // kills the worker (1.5 s): the next hook call, for attempt_completion, is sent to the
+    // stuck worker in between. Killing the worker must not take that call down with it.
+    const LOOP = `export default { name: "loop", manifest: { capabilities: ["hooks"] }, hooks: {
+      beforeTool({ toolCall }) { if (toolCall.name === "list_files") { for (;;) {} } },
+    } };`;
+    const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { toolCalls: [{ name: "attempt_completion", args: { summary: "All done." } }] }, { text: "asked again" }], { files: { "a.txt": "x" }, approveAll: true });
+    const p = await sandboxed(t, LOOP, { hookMs: 1500 }, 1000);
+    const r = await t.session.run("go");
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:error", "attempt_completion:ok"]);
+    expect(t.of("tool-call-finished")[0]!.output).toMatch(/plugin:sandboxed.*hook failed/);
+    expect(r).toMatchObject({ status: "completed", summary: "All done." });
+    expect(t.model.calls).toHaveLength(2); // no extra model request after a refused completion
+    expect(p.starts()).toBe(2);
+  });
+
+  it("killing a worker for one call over its limit: a call that had begun is cut off and says why, one that had not begun runs on the fresh worker", async () => {
+    // The command waits until the tool call has begun, says so, and spins: the tool call had
+    // begun; a call sent after "spinning" arrives cannot begin.
+    const SOURCE = `let toolBegun = false;
+    export default { name: "mixed", manifest: { capabilities: ["tools", "commands"] }, setup(api, ctx) {
+      api.registerCommand({ name: "hang", handler: async () => { while (!toolBegun) await new Promise((r) => setTimeout(r, 5)); ctx.logger.info("spinning"); for (;;) {} } });
+      api.registerTool({ name: "slow", description: "x", inputSchema: { type: "object" }, effects: ["read"], async execute() { toolBegun = true; await new Promise((r) => setTimeout(r, 150)); return { output: "slow done" }; } });
+    } };`;
+    let starts = 0;
+    let spinning!: () => void;
+    const spun = new Promise<void>((r) => (spinning = r));
+    const entry = sandboxedEntry({ name: "mixed", source: SOURCE, origin: "x", sourceKind: "workspace", createWorker: nodeWorker, loadContext: { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: "s", mode: "act" } }, timeouts: { commandMs: 1000 }, onStart: () => starts++, onLog: (_l, m) => m === "spinning" && spinning() });
+    cleanups.add(() => entry.dispose?.());
+    const { contributions } = await entry.load();
+    const ctx = { mode: "act", readOnly: false, sessionId: "s", toolCallId: "t1", workspaceId: "w", signal: new AbortController().signal } as unknown as Parameters<(typeof contributions.tools)[0]["execute"]>[1];
+    const hang = contributions.commands[0]!.handler("", undefined as never);
+    const begun = contributions.tools[0]!.execute({}, ctx);
+    await spun;
+    const queued = contributions.tools[0]!.execute({}, { ...ctx, toolCallId: "t2" });
+    const [a, b, c] = await Promise.allSettled([hang, begun, queued]);
+    expect(a).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: expect.stringMatching(/did not answer within 1 s and was stopped/) }) });
+    expect(b).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: expect.stringMatching(/restarted because another of its calls ran over its time limit; this call had begun and was cut off/) }) });
+    expect(c).toMatchObject({ status: "fulfilled", value: expect.objectContaining({ output: "slow done" }) });
+    expect(starts).toBe(2);
   });
 
   it("a plugin that throws fails only its own call; a broken file fails to load with the reason", async () => {

@@ -1,11 +1,16 @@
 /**
  * The sandbox side: runs inside a dedicated Web Worker (or a Node worker thread in tests).
- * Before any plugin code runs, the worker's ways out are removed — storage (IndexedDB, caches),
- * network (fetch, XHR, WebSocket, WebTransport, EventSource), nested workers, importScripts —
- * and the ways to make code from strings (eval, Function constructors, string timers), while a
- * plugin's source may not import anything: a plugin reaches the world only through the host
- * calls below. There is no DOM in a worker, and model keys live in the page's localStorage,
- * which workers cannot read.
+ *
+ * In the browser the guarantee is not made here: the worker lives in an opaque-origin iframe
+ * whose CSP refuses every connection and every string-to-code path (iframe-worker.ts), and the
+ * host checks every message (sandboxed.ts). What this file does is a second layer, and a
+ * friendlier one: before any plugin code runs, the worker's ways out are removed from the global
+ * scope — storage (IndexedDB, caches), network (fetch, XHR, WebSocket, WebTransport,
+ * EventSource), nested workers, importScripts — and eval, the Function constructors and string
+ * timers, so a plugin that reaches for them gets `undefined` or a clear error; and a plugin whose
+ * text shows an `import` is refused with a message. Both can be out-guessed (originals remain on
+ * the prototype chain; a comment inside `import (…)` passes the text check): that is why they are
+ * not the guarantee.
  */
 import "./zod-jitless"; // first: before any schema is created
 import { validatePlugin } from "../manifest";
@@ -77,6 +82,15 @@ export function hardenGlobals(scope: Record<string, unknown>): string[] {
   const left: string[] = [];
   for (const name of BLOCKED_GLOBALS) {
     if (!(name in scope)) continue;
+    // The originals also live on the global's prototypes (WorkerGlobalScope.prototype…): shadow them there too.
+    for (let proto = Object.getPrototypeOf(scope); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      if (!Object.prototype.hasOwnProperty.call(proto, name)) continue;
+      try {
+        Object.defineProperty(proto, name, { value: undefined, configurable: false, writable: false });
+      } catch {
+        left.push(`${name} (prototype)`);
+      }
+    }
     try {
       Object.defineProperty(scope, name, { value: undefined, configurable: false, writable: false });
     } catch {
@@ -114,9 +128,9 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
     }
     plugin = validatePlugin(mod.default ?? mod.plugin, p.name);
     const logger = {
-      info: (m: string) => void rpc.call("host.log", { level: "info", message: String(m) }).catch(() => undefined),
-      warn: (m: string) => void rpc.call("host.log", { level: "warn", message: String(m) }).catch(() => undefined),
-      error: (m: string) => void rpc.call("host.log", { level: "error", message: String(m) }).catch(() => undefined),
+      info: (m: string) => void rpc.call("host.log", { level: "info", message: String(m).slice(0, 2000) }).catch(() => undefined),
+      warn: (m: string) => void rpc.call("host.log", { level: "warn", message: String(m).slice(0, 2000) }).catch(() => undefined),
+      error: (m: string) => void rpc.call("host.log", { level: "error", message: String(m).slice(0, 2000) }).catch(() => undefined),
     };
     // Local-only counters: they go to the host's plugin log, never off the machine.
     const telemetry = { count: (name: string, value = 1) => void rpc.call("host.telemetry", { name: String(name).slice(0, 100), value: Number(value) || 0 }).catch(() => undefined) };
@@ -149,14 +163,15 @@ export function startPluginRuntime(port: Port, opts: RuntimeOptions = {}): Rpc {
     return (await fn(ctx)) ?? null;
   });
 
-  rpc.handle("tool", async ({ name, input, ctx }: { name: string; input: unknown; ctx: SandboxToolContext }) => {
+  rpc.handle("tool", async ({ name, input, ctx, call }: { name: string; input: unknown; ctx: Omit<SandboxToolContext, "call">; call: string }) => {
     const tool = contributions.tools.find((t) => t.name === name);
     if (!tool) throw new Error(`No tool ${name} in this plugin`);
+    // Host calls name this call's token: the host honours them only while the call runs.
     const host = {
       ...ctx,
-      readFile: (path: string) => rpc.call<string>("host.readFile", { path }),
-      listFiles: (path = "") => rpc.call<string[]>("host.listFiles", { path }),
-      writeFile: (path: string, text: string) => rpc.call<void>("host.writeFile", { path, text, toolCallId: ctx.toolCallId }),
+      readFile: (path: string) => rpc.call<string>("host.readFile", { call, path: String(path) }),
+      listFiles: (path = "") => rpc.call<string[]>("host.listFiles", { call, path: String(path) }),
+      writeFile: (path: string, text: string) => rpc.call<void>("host.writeFile", { call, path: String(path), text: String(text) }),
     };
     const r = await (tool.execute as (i: unknown, c: unknown) => unknown)(input, host);
     if (typeof r === "string") return { output: r };
