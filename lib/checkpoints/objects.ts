@@ -1,7 +1,8 @@
 /**
  * Git objects, written and read by the engine itself (no isomorphic-git on the hot path).
  *
- * - SHA-1 through `crypto.subtle` (Node 20 and browsers), zlib through fflate: the per-object
+ * - SHA-1 through `crypto.subtle` (Node 20 and browsers; @noble/hashes outside a secure
+ *   context), zlib through fflate: the per-object
  *   costs of isomorphic-git's write path (CompressionStream, ~2.5 ms per object in Chromium)
  *   are what made checkpoints slow in the baseline.
  * - A batch of at most LOOSE_MAX objects is written loose; a bigger one as a pack + v2 .idx,
@@ -14,6 +15,7 @@
  *   files.
  */
 import { unzlibSync, zlibSync } from "fflate";
+import { sha1 as jsSha1 } from "@noble/hashes/legacy.js";
 import type { IsoFs } from "../fs/types";
 import {
   atomicWrite,
@@ -71,9 +73,14 @@ const PACK_CACHE_BYTES = 96 * 1024 * 1024;
 
 // ---- hashing --------------------------------------------------------------------------------
 
+/**
+ * SHA-1 through `crypto.subtle` where it exists; a JS implementation where it does not (the
+ * app served over plain http on a LAN address is not a secure context, and browsers hide
+ * `crypto.subtle` there).
+ */
 export async function sha1Hex(data: Uint8Array): Promise<string> {
   const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
-  if (!subtle) throw new CheckpointError("IO", "crypto.subtle is not available (a secure context is required)");
+  if (!subtle) return toHex(jsSha1(data));
   return toHex(new Uint8Array(await subtle.digest("SHA-1", data as unknown as BufferSource)));
 }
 
@@ -304,12 +311,13 @@ export class ObjectStore {
     const next = new Map<string, PackIndex>();
     await mapLimit(names, 8, async (idxName) => {
       const base = idxName.slice(0, -4);
+      // A pack's name is its checksum: a parsed index stays valid while its pack is there.
       const known = this.packs.get(base);
-      if (known) {
+      const packStat = await lstatOrNull(this.fs, `${dir}/${base}.pack`);
+      if (known && packStat && packStat.size === known.packSize) {
         next.set(base, known);
         return;
       }
-      const packStat = await lstatOrNull(this.fs, `${dir}/${base}.pack`);
       const idx = await readOrNull(this.fs, `${dir}/${idxName}`);
       if (!packStat || !idx) return; // an .idx without its pack (being written or removed)
       try {
@@ -329,6 +337,13 @@ export class ObjectStore {
     for (const p of this.packs.values()) for (const oid of p.offsets.keys()) if (!this.packOf.has(oid)) this.packOf.set(oid, p);
   }
 
+  /** Re-list the pack directory (and packs.json) before the next lookup; parsed indexes of
+   * packs still there are kept. */
+  relist(): void {
+    this.packListKey = "\0";
+    this.own = undefined;
+  }
+
   /** Forget every cached pack (after packs were rewritten or deleted). */
   resetPacks(): void {
     this.packs.clear();
@@ -345,6 +360,7 @@ export class ObjectStore {
 
   /** Is the object stored (loose, or in a pack known since the last refresh)? */
   async has(oid: string): Promise<boolean> {
+    if (this.packListKey === "\0") await this.refreshPacks();
     if (this.packOf.has(oid)) return true;
     const st = await lstatOrNull(this.fs, this.loosePath(oid));
     return st !== null && st.size > 0;
