@@ -414,6 +414,7 @@ export class Engine {
       ctx.stats.nestedReposSkipped.push(rel);
       return false;
     }
+    ctx.rules.noteListing?.(rel, names.includes(".gitignore"));
     await ctx.rules.prepare(rel === "" ? "x" : rel + "/x");
     let changed = node.oid === undefined;
     const seen = new Set<string>();

@@ -318,9 +318,10 @@ export async function checkpointStorage(ws: Workspace): Promise<StorageReport> {
         report.bytes += st.size;
         return;
       }
-      const p = engine.store.findPacked(oid);
-      if (p) {
-        const off = p.offsets.get(oid)!;
+      const found = engine.store.locate(oid);
+      if (found) {
+        const p = found.pack;
+        const off = found.offset;
         report.packedObjects++;
         report.bytes += p.endOf(off) - off;
       }
