@@ -3,7 +3,7 @@
  * checkpoints and restores of 1 and 100 differing files, on generated workspaces of 1,000 and
  * 10,000 files, each next to native git doing the same operation on the same tree in the same
  * run (interleaved op by op), with the ratio:
- *   (a) Node over node:fs, (b) Node over lightning-fs + fake-indexeddb, (c) real Chromium over
+ *   (a) Node over node:fs (also on a real-shaped repository: see checkpoints/real-shape.mjs), (b) Node over lightning-fs + fake-indexeddb, (c) real Chromium over
  *   lightning-fs on IndexedDB (the engine bundled with esbuild, served from 127.0.0.1).
  * Standalone: `node bench/checkpoints/run-standalone.mjs` (no app server needed).
  */
@@ -22,7 +22,7 @@ const SIZES = (process.env.TABULA_BENCH_SIZES ?? "1000,10000").split(",").map(Nu
 /** fake-indexeddb slows down badly with size; 10k only on request. */
 const LFS_NODE_SIZES = (process.env.TABULA_BENCH_LFS_NODE_SIZES ?? "1000").split(",").filter(Boolean).map(Number);
 
-function runChild(bundle, target, n, log) {
+function runChild(bundle, target, n, log, timeoutMs = 300_000) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(here, "checkpoints/node-target.mjs"), bundle, target, String(n)], {
       env: { ...process.env, TABULA_BENCH_VERBOSE: log ? "1" : "" },
@@ -35,7 +35,7 @@ function runChild(bundle, target, n, log) {
       err += d;
       if (log) process.stderr.write(d);
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
       try {
@@ -60,6 +60,21 @@ function targets(fig) {
   };
 }
 
+/** Targets on the real-shaped workload (node:fs): "reload" = a new engine and journal. */
+function realTargets(fig) {
+  if (!fig) return undefined;
+  const check = (value, limit, unit) => ({ value, limit, unit, met: value !== null && value !== undefined && value <= limit });
+  return {
+    "no change after a reload <= 1.5x native": check(fig.noChangeReload?.ratio, 1.5, "x"),
+    "1 changed after a reload <= 1.5x native": check(fig.warm1Reload?.ratio, 1.5, "x"),
+    "100 changed after a reload <= 2x native": check(fig.warm100Reload?.ratio, 2, "x"),
+    "100 changed with the journal <= 2x native": check(fig.warm100?.ratio, 2, "x"),
+    "cold <= 3x native": check(fig.cold?.ratio, 3, "x"),
+    "no change with the journal <= 5 ms": check(fig.noChange?.engineMs, 5, "ms"),
+    "1 changed with the journal <= 0.3x native": check(fig.warm1?.ratio, 0.3, "x"),
+  };
+}
+
 export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } = {}) {
   const started = Date.now();
   const say = (m) => process.stderr.write(`[checkpoints ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
@@ -71,6 +86,7 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
       "cold: one run per size (first checkpoint of a fresh repository, all objects written).",
       "noChangeIdle: a no-change checkpoint after 700 ms without fs calls (lightning-fs has deactivated and reloads its whole tree).",
       "chromiumPatchedLightningFs: experiment, not shipped: lightning-fs with O(1) inode allocation instead of a whole-tree walk per new file.",
+      "nodeRealShape: ~10k files over ~3.5k directories up to depth 10, 12 .gitignore files, ~10k commits packed by git fast-import (bench/checkpoints/real-shape.mjs); *Reload = a new engine + journal (a page reload): state only from the cache file, a stat walk.",
     ],
     machine: { node: process.version, cpus: os.cpus().length, loadAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100) },
     node: {},
@@ -86,6 +102,12 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
     for (const n of LFS_NODE_SIZES) {
       say(`lightning-fs + fake-indexeddb ${n}`);
       results.nodeLightning[n] = await runChild(bundle, "lfs", n, log);
+    }
+    if (!process.env.TABULA_BENCH_NO_REAL) {
+      const n = Number(process.env.TABULA_BENCH_REAL_FILES ?? 10_000);
+      say(`node:fs real-shaped ${n}`);
+      results.nodeRealShape = await runChild(bundle, "realshape", n, log, 1_200_000);
+      results.realShapeTargets = realTargets(results.nodeRealShape?.figures);
     }
     if (!LFS_NODE_SIZES.includes(10000)) {
       results.nodeLightning.note = "10,000 not run by default: fake-indexeddb makes it slow and says little about browsers (TABULA_BENCH_LFS_NODE_SIZES=1000,10000 runs it)";

@@ -2,7 +2,8 @@
 /**
  * `npm run bench`: figures measured in Node and in real Chromium (Debian's, driven by Playwright),
  * printed as one JSON object and written to bench/results/latest.json. Benchmarks, not tests:
- * they report numbers and ratios, they do not pass or fail.
+ * they report numbers and ratios, and fail (exit 1) only when a figure cannot be trusted: a target
+ * crashed, or the engine's trees differ from native git's (see bench/failures.mjs).
  *
  * Each module in bench/ exports `run(ctx)` returning an object of figures; this runner builds the
  * app if needed, starts it, and hands every module a browser and the base URL.
@@ -11,6 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
+import { benchFailures } from "../bench/failures.mjs";
 
 const PORT = Number(process.env.TABULA_BENCH_PORT ?? 3200);
 const baseURL = `http://127.0.0.1:${PORT}`;
@@ -66,4 +68,9 @@ try {
 fs.mkdirSync("bench/results", { recursive: true });
 fs.writeFileSync("bench/results/latest.json", JSON.stringify(results, null, 2) + "\n");
 console.log(JSON.stringify(results, null, 2));
+const failures = benchFailures(results);
+if (failures.length) {
+  process.stderr.write(`\nbench FAILED (${failures.length}):\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
+  process.exit(1);
+}
 process.exit(0);

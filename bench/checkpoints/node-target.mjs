@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * One Node-side target in its own process (clean heap, its own fake-indexeddb):
- *   node bench/checkpoints/node-target.mjs <engine-bundle.mjs> <nodefs|lfs> <files> [scheduleJSON]
+ *   node bench/checkpoints/node-target.mjs <engine-bundle.mjs> <nodefs|lfs|realshape> <files> [scheduleJSON]
  * Prints one JSON line: { figures, treesMatch, setup }.
  */
 import { execFileSync } from "node:child_process";
@@ -14,6 +14,11 @@ import { nativeDriver, writeWorkspace } from "./native.mjs";
 import { runSchedule, SCHEDULE } from "./runner.mjs";
 
 const [bundle, target, nArg, scheduleArg] = process.argv.slice(2);
+if (target === "realshape") {
+  const { runRealShape } = await import("./real-shape-target.mjs");
+  process.stdout.write(JSON.stringify(await runRealShape(bundle, Number(nArg))) + "\n");
+  process.exit(0);
+}
 const n = Number(nArg);
 const schedule = scheduleArg ? JSON.parse(scheduleArg) : SCHEDULE;
 const api = await import(path.resolve(bundle));

@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
 import { run } from "../02-checkpoints.bench.mjs";
+import { benchFailures } from "../failures.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const browser = process.argv.includes("--no-browser")
@@ -25,7 +26,12 @@ try {
   fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench/results/checkpoints.json"), JSON.stringify(results, null, 2) + "\n");
   console.log(JSON.stringify(results, null, 2));
+  const failures = benchFailures(results);
+  if (failures.length) {
+    process.stderr.write(`\nbench FAILED (${failures.length}):\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
+    process.exitCode = 1;
+  }
 } finally {
   await browser?.close();
 }
-process.exit(0);
+process.exit(process.exitCode ?? 0);

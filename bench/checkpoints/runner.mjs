@@ -1,6 +1,7 @@
 /**
  * Runs a schedule of ops on an engine driver and the native anchor, interleaved op by op (so
- * both see the same machine load), and reduces them to medians and ratios.
+ * both see the same machine load), and reduces them to medians and ratios. A checkpoint whose
+ * tree is not native git's for the same files throws (ParityError): no figures for it.
  */
 export const SCHEDULE = [
   ["cold", 1],
@@ -34,6 +35,7 @@ const round = (x, d = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 *
 export async function runSchedule(engine, native, schedule = SCHEDULE, log = () => {}) {
   const raw = {};
   let treesMatch = true;
+  let compared = 0;
   const mismatches = [];
   for (const [name, reps] of schedule) {
     raw[name] = { engine: [], native: [], info: [] };
@@ -44,9 +46,15 @@ export async function runSchedule(engine, native, schedule = SCHEDULE, log = () 
       raw[name].native.push(n.ms);
       const { ms, ...info } = e;
       raw[name].info.push(info);
-      if (e.tree && n.tree && e.tree !== n.tree) {
-        treesMatch = false;
-        mismatches.push({ op: name, rep, engine: e.tree, native: n.tree });
+      // Native parity: every checkpoint the engine makes must have native git's tree for the
+      // same files. Figures for a wrong tree mean nothing, so a mismatch stops the run.
+      if (e.tree !== undefined || n.tree !== undefined) {
+        if (!e.tree || !n.tree || e.tree !== n.tree) {
+          treesMatch = false;
+          mismatches.push({ op: name, rep, engine: e.tree ?? null, native: n.tree ?? null });
+          throw new ParityError(mismatches);
+        }
+        compared++;
       }
       log(`${name}#${rep}: engine ${ms.toFixed(1)} ms, native ${n.ms.toFixed(1)} ms ${info.scan ? `(${info.scan}, hashed ${info.hashed}, wrote ${info.written})` : ""}`);
     }
@@ -68,5 +76,14 @@ export async function runSchedule(engine, native, schedule = SCHEDULE, log = () 
       phasesOfLastRun: phases,
     };
   }
-  return { figures, treesMatch, mismatches };
+  if (compared === 0) throw new ParityError([{ op: "*", note: "no checkpoint was compared with native git" }]);
+  return { figures, treesMatch, treesCompared: compared, mismatches };
+}
+
+export class ParityError extends Error {
+  constructor(mismatches) {
+    super(`native parity failed: the engine's tree differs from native git's: ${JSON.stringify(mismatches)}`);
+    this.name = "ParityError";
+    this.mismatches = mismatches;
+  }
 }

@@ -79,6 +79,7 @@ export async function annotateCheckpoint(ws: Workspace, ref: string, opts: Annot
     const oid = await writer.add("commit", encodeCommit({ tree: source.tree, parents: source.parents, author: source.author, committer: ident(Date.now()), message }));
     await writer.flush();
     await engine.refs.write(target, oid);
+    await engine.bumpGeneration().catch(() => undefined);
     await engine.fs.promises.flush?.();
     const info = await readCheckpointInfo(engine.store, target, oid);
     if (!info) throw new CheckpointError("CORRUPT", `Could not read back ${target}`);

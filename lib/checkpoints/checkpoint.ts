@@ -198,6 +198,7 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
       await writer.flush();
       tp = tracePhase("checkpoint.flushObjects", tp);
       await engine.refs.write(ref, oid);
+      await engine.bumpGeneration().catch(() => undefined);
       tp = tracePhase("checkpoint.ref", tp);
       if (engine.shouldPersist()) {
         // On lightning-fs the objects and the ref become durable only with the next save of

@@ -48,6 +48,14 @@ const IO_LIMIT = 32;
 const READ_BATCH = 256;
 const CACHE_FILE = "tabula/checkpoint-cache.json";
 const CACHE_VERSION = 1;
+/**
+ * The repository's generation stamp: a random token every writer of .git/tabula (checkpoint,
+ * restore, prune, another tab's engine) replaces after it wrote. An engine that finds a token
+ * other than the one it last saw or wrote knows the repository changed behind it (another
+ * instance pruned, or the whole repository was put back to an earlier copy, which brings its
+ * older token along) and stops trusting its caches until it re-checked them.
+ */
+export const GENERATION_FILE = "tabula/generation";
 const PERSIST_AFTER_FILES = 256;
 const PERSIST_EVERY_MS = 60_000;
 
@@ -103,6 +111,9 @@ type State = {
   binding?: { journal: ChangeJournal; seq: number };
   /** Ignore rules memoised for journal-mode scans (reset by a walk). */
   rules?: Rules;
+  /** Every object the state names is known to be in the repository (checked against the
+   * generation stamp); false: check each before trusting it. */
+  verified: boolean;
 };
 
 type PendingFile = { node: DirNode; name: string; rel: string; st: IsoFsStat; t: number; mode: number };
@@ -160,6 +171,8 @@ export class Engine {
   readonly refs: RefStore;
   readonly mutex = new Mutex();
   private state: State | undefined;
+  /** The generation token last seen or written (undefined: unknown, trust nothing). */
+  private generation: string | undefined;
 
   constructor(
     readonly fs: IsoFs,
@@ -174,14 +187,55 @@ export class Engine {
     return joinAbs(this.dir, rel);
   }
 
+  /** Every operation starts here: the repository exists, and the caches are still valid. */
   async assertRepo(): Promise<void> {
     const st = await lstatOrNull(this.fs, joinAbs(this.gitdir, "HEAD"));
     if (!st) throw new CheckpointError("NOT_A_REPO", `${this.dir} is not a git repository (no .git/HEAD)`);
+    await this.checkGeneration();
+  }
+
+  /**
+   * Compare the repository's generation token with the one this engine last saw or wrote.
+   * On a mismatch every cache may be stale: pack lists, known directories and refs are
+   * dropped; the stat/tree cache is kept but marked unverified (its objects are checked
+   * before the next scan trusts them) and the journal binding dropped (a walk follows).
+   */
+  async checkGeneration(): Promise<void> {
+    const token = (await this.refs.readText(GENERATION_FILE))?.trim() ?? "";
+    if (token !== "" && token === this.generation) return;
+    this.generation = token;
+    this.dropCaches();
+    if (this.state) {
+      this.state.verified = false;
+      this.state.binding = undefined;
+      this.state.rules = undefined;
+    }
+  }
+
+  /**
+   * After writing to the repository: replace the generation token, so other engine
+   * instances (and this one, should the repository be put back to an earlier copy) know.
+   * A failed write leaves this engine's own token unknown: its next operation re-checks.
+   */
+  async bumpGeneration(): Promise<void> {
+    const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+    this.generation = undefined;
+    await atomicWrite(this.fs, joinAbs(this.gitdir, GENERATION_FILE), token + "\n", this.refs.knownDirs);
+    this.generation = token;
+  }
+
+  private dropCaches(): void {
+    this.store.relist();
+    this.store.knownDirs.clear();
+    this.refs.knownDirs.clear();
+    this.refs.clearCache();
   }
 
   /** Drop everything cached in memory (after a failure that may have left it ahead of disk). */
   invalidate(): void {
     this.state = undefined;
+    this.generation = undefined;
+    this.dropCaches();
     this.store.resetPacks();
   }
 
@@ -201,6 +255,7 @@ export class Engine {
       persistedAt: 0,
       hashedSincePersist: 0,
       lastScanWalked: false,
+      verified: true, // nothing in it yet
     };
     if (st) {
       try {
@@ -214,6 +269,8 @@ export class Engine {
             fresh.persistedRoot = fresh.root.oid;
             fresh.needsPersist = false;
             fresh.persistedAt = Date.now();
+            // written at this very generation: its objects were all there then
+            fresh.verified = data.gen !== undefined && data.gen === this.generation;
           }
         }
       } catch {
@@ -244,7 +301,7 @@ export class Engine {
     if (!state.needsPersist) return true;
     const path = joinAbs(this.gitdir, CACHE_FILE);
     try {
-      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state)), this.refs.knownDirs);
+      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.generation : undefined)), this.refs.knownDirs);
       state.fileKey = statKey(await lstatOrNull(this.fs, path));
       state.persistedRoot = state.root.oid;
       state.needsPersist = false;
@@ -266,6 +323,13 @@ export class Engine {
   async scan(writer: ObjectWriter, opts: { journal?: ChangeJournal; cap: number; readMany?: ReadMany }): Promise<ScanResult> {
     const state = await this.loadState(opts.cap);
     await this.store.refreshPacks();
+    if (!state.verified) {
+      // The repository changed behind this engine: every object the cache names must be
+      // there before a tree is built on it; those that are not are hashed again.
+      await this.verifyObjects(state.root);
+      state.binding = undefined;
+      state.verified = true;
+    }
     const stats: ScanStats = { mode: "walk", filesHashed: 0, bytesHashed: 0, pathsChecked: 0, nestedReposSkipped: [] };
     const excludeKey = statKey(await lstatOrNull(this.fs, joinAbs(this.gitdir, "info/exclude")));
     const journal = opts.journal;
@@ -302,6 +366,41 @@ export class Engine {
     }
   }
 
+  /**
+   * Drop file records whose blob and tree oids whose object is missing from the repository
+   * (their directories become dirty, so the scan re-hashes and rebuilds them). A directory
+   * whose tree object is present but a child's object is missing is rebuilt too.
+   */
+  private async verifyObjects(root: DirNode): Promise<void> {
+    const sem = new Semaphore(IO_LIMIT);
+    const present = new Map<string, Promise<boolean>>();
+    const has = (oid: string) => {
+      let p = present.get(oid);
+      if (!p) {
+        p = sem.run(() => this.store.has(oid));
+        present.set(oid, p);
+      }
+      return p;
+    };
+    const visit = async (node: DirNode): Promise<boolean> => {
+      let dirty = false;
+      const files = [...node.files];
+      const ok = await Promise.all(files.map(([, rec]) => has(rec.oid)));
+      files.forEach(([name], i) => {
+        if (!ok[i]) {
+          node.files.delete(name);
+          dirty = true;
+        }
+      });
+      const children = await Promise.all([...node.dirs.values()].map(visit));
+      if (children.some(Boolean)) dirty = true;
+      if (!dirty && typeof node.oid === "string" && !(await has(node.oid))) dirty = true;
+      if (dirty) node.oid = undefined;
+      return dirty;
+    };
+    await visit(root);
+  }
+
   /** The current in-memory root (valid right after a scan). */
   root(): DirNode {
     if (!this.state) throw new CheckpointError("IO", "internal: no scan state");
@@ -315,6 +414,7 @@ export class Engine {
       ctx.stats.nestedReposSkipped.push(rel);
       return false;
     }
+    ctx.rules.noteListing?.(rel, names.includes(".gitignore"));
     await ctx.rules.prepare(rel === "" ? "x" : rel + "/x");
     let changed = node.oid === undefined;
     const seen = new Set<string>();
@@ -676,6 +776,8 @@ function collectLarge(root: DirNode): { path: string; size: number }[] {
 type PersistedState = {
   v: number;
   cap: number;
+  /** The generation token at which every object named here was known present. */
+  gen?: string;
   exclude?: string;
   /** [path, mode, size, mtimeMs, ino, oid, t] */
   files: [string, number, number, number, number, string, number][];
@@ -685,7 +787,7 @@ type PersistedState = {
   trees: [string, string][];
 };
 
-function deflateState(state: State): PersistedState {
+function deflateState(state: State, gen: string | undefined): PersistedState {
   const files: PersistedState["files"] = [];
   const large: PersistedState["large"] = [];
   const trees: PersistedState["trees"] = [];
@@ -696,7 +798,7 @@ function deflateState(state: State): PersistedState {
     for (const [name, child] of node.dirs) visit(child, joinRel(prefix, name));
   };
   visit(state.root, "");
-  return { v: CACHE_VERSION, cap: state.cap, exclude: state.excludeKey, files, large, trees };
+  return { v: CACHE_VERSION, cap: state.cap, gen, exclude: state.excludeKey, files, large, trees };
 }
 
 function inflateState(data: PersistedState): DirNode {

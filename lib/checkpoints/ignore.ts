@@ -15,10 +15,34 @@ import { joinAbs } from "./util";
 export type Rules = {
   prepare(rel: string): Promise<void>;
   test(rel: string, isDir: boolean): boolean;
+  /** The scan just listed directory `rel`: whether it holds a .gitignore (saves a failing
+   * open of `<rel>/.gitignore` per directory: most directories have none). */
+  noteListing?(rel: string, hasIgnoreFile: boolean): void;
 };
 
+const missing = () => Object.assign(new Error("ENOENT: no .gitignore here (known from the listing)"), { code: "ENOENT" });
+
+/** Rules of the working tree; ignore files are read only where a listing says they exist
+ * (or where no listing was seen). */
 export function workingTreeRules(fs: IsoFs, dir: string): Rules {
-  return new IgnoreRules({ fs, dir });
+  const listed = new Map<string, boolean>();
+  const prefix = dir.endsWith("/") ? dir : dir + "/";
+  const shim = {
+    promises: {
+      ...fs.promises,
+      readFile(abs: string, options?: unknown) {
+        if (abs.endsWith("/.gitignore")) {
+          const parent = abs.slice(0, -"/.gitignore".length);
+          const rel = parent === dir ? "" : parent.startsWith(prefix) ? parent.slice(prefix.length) : undefined;
+          if (rel !== undefined && listed.get(rel) === false) return Promise.reject(missing());
+        }
+        return fs.promises.readFile(abs, options);
+      },
+    },
+  } as IsoFs;
+  const rules = new IgnoreRules({ fs: shim, dir }) as unknown as Rules;
+  rules.noteListing = (rel, has) => listed.set(rel, has);
+  return rules;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Git objects, written and read by the engine itself (no isomorphic-git on the hot path).
  *
- * - SHA-1 through `crypto.subtle` (Node 20 and browsers), zlib through fflate: the per-object
+ * - SHA-1 through `crypto.subtle` (Node 20 and browsers; @noble/hashes outside a secure
+ *   context), zlib through fflate: the per-object
  *   costs of isomorphic-git's write path (CompressionStream, ~2.5 ms per object in Chromium)
  *   are what made checkpoints slow in the baseline.
  * - A batch of at most LOOSE_MAX objects is written loose; a bigger one as a pack + v2 .idx,
@@ -14,6 +15,7 @@
  *   files.
  */
 import { unzlibSync, zlibSync } from "fflate";
+import { sha1 as jsSha1 } from "@noble/hashes/legacy.js";
 import type { IsoFs } from "../fs/types";
 import {
   atomicWrite,
@@ -71,9 +73,14 @@ const PACK_CACHE_BYTES = 96 * 1024 * 1024;
 
 // ---- hashing --------------------------------------------------------------------------------
 
+/**
+ * SHA-1 through `crypto.subtle` where it exists; a JS implementation where it does not (the
+ * app served over plain http on a LAN address is not a secure context, and browsers hide
+ * `crypto.subtle` there).
+ */
 export async function sha1Hex(data: Uint8Array): Promise<string> {
   const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
-  if (!subtle) throw new CheckpointError("IO", "crypto.subtle is not available (a secure context is required)");
+  if (!subtle) return toHex(jsSha1(data));
   return toHex(new Uint8Array(await subtle.digest("SHA-1", data as unknown as BufferSource)));
 }
 
@@ -179,36 +186,84 @@ export function decodeCommit(content: Uint8Array): CommitData {
 const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const CODE_TYPE: Record<number, ObjectType> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
 
-/** A parsed .idx (v2): oid → offset, plus the offsets sorted so an entry's end is known. */
+/**
+ * A .idx (v2), searched in place: the fan-out table narrows an oid to its first byte's range,
+ * a binary search over the sorted 20-byte names finds it. Nothing is parsed up front (a
+ * cloned project's pack index holds ~200k objects; turning each into a hex string and a map
+ * entry cost seconds per page load). The oid → offset map and the sorted offsets (for an
+ * entry's end) are built only when asked for.
+ */
 export class PackIndex {
-  readonly offsets = new Map<string, number>();
-  readonly sortedOffsets: number[];
+  readonly count: number;
+  private readonly view: DataView;
+  private readonly oidsAt: number;
+  private readonly offsAt: number;
+  private readonly largeAt: number;
+  private map: Map<string, number> | undefined;
+  private sorted: Float64Array | undefined;
   constructor(
     readonly name: string,
     readonly packSize: number,
-    idx: Uint8Array,
+    private readonly idx: Uint8Array,
   ) {
     const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-    if (view.getUint32(0) !== 0xff744f63 || view.getUint32(4) !== 2) throw new CheckpointError("CORRUPT", `Unsupported pack index ${name}`);
-    const n = view.getUint32(8 + 255 * 4);
-    const oidsAt = 8 + 256 * 4;
-    const offsAt = oidsAt + n * 20 + n * 4;
-    const largeAt = offsAt + n * 4;
-    for (let i = 0; i < n; i++) {
-      const oid = toHex(idx.subarray(oidsAt + i * 20, oidsAt + i * 20 + 20));
-      let off = view.getUint32(offsAt + i * 4);
-      if (off & 0x80000000) {
-        const j = off & 0x7fffffff;
-        off = view.getUint32(largeAt + j * 8) * 2 ** 32 + view.getUint32(largeAt + j * 8 + 4);
+    if (idx.length < 8 + 256 * 4 || view.getUint32(0) !== 0xff744f63 || view.getUint32(4) !== 2) throw new CheckpointError("CORRUPT", `Unsupported pack index ${name}`);
+    this.view = view;
+    this.count = view.getUint32(8 + 255 * 4);
+    this.oidsAt = 8 + 256 * 4;
+    this.offsAt = this.oidsAt + this.count * 24;
+    this.largeAt = this.offsAt + this.count * 4;
+    if (idx.length < this.largeAt + 40) throw new CheckpointError("CORRUPT", `Truncated pack index ${name}`);
+  }
+
+  private offsetAt(i: number): number {
+    const off = this.view.getUint32(this.offsAt + i * 4);
+    if (!(off & 0x80000000)) return off;
+    const j = off & 0x7fffffff;
+    return this.view.getUint32(this.largeAt + j * 8) * 2 ** 32 + this.view.getUint32(this.largeAt + j * 8 + 4);
+  }
+
+  /** Offset of `oid` in the pack, or undefined. */
+  find(oid: string): number | undefined {
+    if (oid.length !== 40) return undefined;
+    const key = fromHex(oid);
+    const first = key[0]!;
+    let lo = first === 0 ? 0 : this.view.getUint32(8 + (first - 1) * 4);
+    let hi = this.view.getUint32(8 + first * 4) - 1;
+    const idx = this.idx;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.oidsAt + mid * 20;
+      let c = 0;
+      for (let b = 1; b < 20; b++) {
+        c = idx[at + b]! - key[b]!;
+        if (c !== 0) break;
       }
-      this.offsets.set(oid, off);
+      if (c === 0) return this.offsetAt(mid);
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
     }
-    this.sortedOffsets = [...this.offsets.values()].sort((a, b) => a - b);
+    return undefined;
+  }
+
+  /** Every oid → offset (built on first use: for prune and compaction of our own small packs). */
+  get offsets(): Map<string, number> {
+    if (!this.map) {
+      const m = new Map<string, number>();
+      for (let i = 0; i < this.count; i++) m.set(toHex(this.idx.subarray(this.oidsAt + i * 20, this.oidsAt + i * 20 + 20)), this.offsetAt(i));
+      this.map = m;
+    }
+    return this.map;
   }
 
   /** End of the entry starting at `offset` (the next entry, or the trailer). */
   endOf(offset: number): number {
-    const a = this.sortedOffsets;
+    if (!this.sorted) {
+      const a = new Float64Array(this.count);
+      for (let i = 0; i < this.count; i++) a[i] = this.offsetAt(i);
+      this.sorted = a.sort();
+    }
+    const a = this.sorted;
     let lo = 0;
     let hi = a.length - 1;
     while (lo <= hi) {
@@ -276,8 +331,6 @@ export function isMissingObject(err: unknown): boolean {
 export class ObjectStore {
   readonly objectsDir: string;
   private packs = new Map<string, PackIndex>();
-  /** oid → pack holding it (O(1) lookups however many packs accumulate). */
-  private packOf = new Map<string, PackIndex>();
   private packListKey = "";
   private own: { key: string; names: Set<string> } | undefined;
   private packBytes = new Map<string, Uint8Array>();
@@ -304,12 +357,13 @@ export class ObjectStore {
     const next = new Map<string, PackIndex>();
     await mapLimit(names, 8, async (idxName) => {
       const base = idxName.slice(0, -4);
+      // A pack's name is its checksum: a parsed index stays valid while its pack is there.
       const known = this.packs.get(base);
-      if (known) {
+      const packStat = await lstatOrNull(this.fs, `${dir}/${base}.pack`);
+      if (known && packStat && packStat.size === known.packSize) {
         next.set(base, known);
         return;
       }
-      const packStat = await lstatOrNull(this.fs, `${dir}/${base}.pack`);
       const idx = await readOrNull(this.fs, `${dir}/${idxName}`);
       if (!packStat || !idx) return; // an .idx without its pack (being written or removed)
       try {
@@ -320,32 +374,42 @@ export class ObjectStore {
     });
     this.packs = next;
     this.packListKey = key;
-    this.rebuildPackOf();
     for (const name of [...this.packBytes.keys()]) if (!next.has(name)) this.dropPackBytes(name);
   }
 
-  private rebuildPackOf(): void {
-    this.packOf.clear();
-    for (const p of this.packs.values()) for (const oid of p.offsets.keys()) if (!this.packOf.has(oid)) this.packOf.set(oid, p);
+  /** Re-list the pack directory (and packs.json) before the next lookup; parsed indexes of
+   * packs still there are kept. */
+  relist(): void {
+    this.packListKey = "\0";
+    this.own = undefined;
   }
 
   /** Forget every cached pack (after packs were rewritten or deleted). */
   resetPacks(): void {
     this.packs.clear();
-    this.packOf.clear();
     this.own = undefined;
     this.packListKey = "\0";
     this.packBytes.clear();
     this.packBytesTotal = 0;
   }
 
+  /** The pack holding `oid` (among those known since the last refresh) and its offset. */
+  locate(oid: string): { pack: PackIndex; offset: number } | undefined {
+    for (const pack of this.packs.values()) {
+      const offset = pack.find(oid);
+      if (offset !== undefined) return { pack, offset };
+    }
+    return undefined;
+  }
+
   findPacked(oid: string): PackIndex | undefined {
-    return this.packOf.get(oid);
+    return this.locate(oid)?.pack;
   }
 
   /** Is the object stored (loose, or in a pack known since the last refresh)? */
   async has(oid: string): Promise<boolean> {
-    if (this.packOf.has(oid)) return true;
+    if (this.packListKey === "\0") await this.refreshPacks();
+    if (this.locate(oid)) return true;
     const st = await lstatOrNull(this.fs, this.loosePath(oid));
     return st !== null && st.size > 0;
   }
@@ -353,10 +417,10 @@ export class ObjectStore {
   async read(oid: string): Promise<StoredObject> {
     // Packed first: an O(1) map lookup, where a loose probe is an fs call (on lightning-fs an
     // async round trip even when the file does not exist). Same bytes either way.
-    const known = this.packOf.get(oid);
+    const known = this.locate(oid);
     if (known) {
       try {
-        return await this.readPacked(known, known.offsets.get(oid)!);
+        return await this.readPacked(known.pack, known.offset);
       } catch (err) {
         if (!isMissingObject(err)) throw err; // the pack vanished (gc): fall through
       }
@@ -375,9 +439,9 @@ export class ObjectStore {
       return { type, content: raw.subarray(nul + 1) };
     }
     await this.refreshPacks();
-    const pack = this.packOf.get(oid);
-    if (!pack) throw new CheckpointError("NOT_FOUND", `Object ${oid} is missing from the repository`);
-    return this.readPacked(pack, pack.offsets.get(oid)!);
+    const found = this.locate(oid);
+    if (!found) throw new CheckpointError("NOT_FOUND", `Object ${oid} is missing from the repository`);
+    return this.readPacked(found.pack, found.offset);
   }
 
   private async loadPack(pack: PackIndex): Promise<Uint8Array> {
@@ -565,9 +629,7 @@ export class ObjectStore {
     await this.writeWhole(`${dir}/${name}.pack`, pack);
     await this.writeWhole(`${dir}/${name}.idx`, idx);
     this.rememberPack(name, pack);
-    const pi = new PackIndex(name, pack.length, idx);
-    this.packs.set(name, pi);
-    for (const oid of pi.offsets.keys()) if (!this.packOf.has(oid)) this.packOf.set(oid, pi);
+    this.packs.set(name, new PackIndex(name, pack.length, idx));
     this.packListKey = "\0"; // re-list next time
     return { name, bytes: pack.length + idx.length };
   }

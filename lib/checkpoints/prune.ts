@@ -240,7 +240,9 @@ export async function pruneCheckpoints(ws: Workspace, opts: PruneOptions = {}): 
     }
     // Make the ref removal durable, and make the stat cache forget the doomed objects, before
     // any object goes (on lightning-fs an unlink drops the bytes at once but the file tree
-    // only at its next save).
+    // only at its next save). The new generation token tells every other engine instance
+    // (another tab) that objects it may have cached are going.
+    await engine.bumpGeneration();
     await flushFs(engine);
     if (deletable.size) {
       await engine.ensureState(ws.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
@@ -316,9 +318,10 @@ export async function checkpointStorage(ws: Workspace): Promise<StorageReport> {
         report.bytes += st.size;
         return;
       }
-      const p = engine.store.findPacked(oid);
-      if (p) {
-        const off = p.offsets.get(oid)!;
+      const found = engine.store.locate(oid);
+      if (found) {
+        const p = found.pack;
+        const off = found.offset;
         report.packedObjects++;
         report.bytes += p.endOf(off) - off;
       }

@@ -20,6 +20,11 @@ export class RefStore {
     readonly gitdir: string,
   ) {}
 
+  /** Forget every cached read (the repository may have changed behind us). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
   /** Text of a file under the git dir, or null; cached on (size, mtime, ino). */
   async readText(rel: string): Promise<string | null> {
     const abs = joinAbs(this.gitdir, rel);

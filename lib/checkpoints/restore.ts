@@ -19,6 +19,7 @@
  * HEAD, branches and .git/index are never touched.
  */
 import type { DirNode, FileRec, Workspace } from "./engine";
+import type { IsoFsStat } from "../fs/types";
 import { __testing, engineFor, RACY_MS, tracePhase, type Engine } from "./engine";
 import {
   assertNoRestoreInProgress,
@@ -206,6 +207,9 @@ async function runRestore(engine: Engine, ws: Workspace, refOrOid: string, scope
   let saveTree: string;
   let saveOid: string;
   try {
+    // The scan checks every cached object against the repository when the generation
+    // stamp says it changed behind us, so the saved tree is complete: every object it
+    // reaches is in the repository (or in `writer`, flushed below) before any file is touched.
     const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany });
     saveTree = scan.tree;
     tp = tracePhase("restore.scan", tp);
@@ -218,10 +222,11 @@ async function runRestore(engine: Engine, ws: Workspace, refOrOid: string, scope
     saveOid = await writer.add("commit", encodeCommit({ tree: saveTree, parents: head ? [head] : [], author: ident(startedAt), committer: ident(startedAt), message }));
     await writer.flush();
     await engine.refs.write(savedRef, saveOid);
+    await engine.bumpGeneration().catch(() => undefined);
     tp = tracePhase("restore.saveCommit", tp);
   } catch (err) {
     engine.invalidate();
-    throw err;
+    throw new CheckpointError("RESTORE_FAILED", `Restore of ${refOrOid} failed before any file was changed (${describeError(err)}); nothing was changed.`, err);
   }
 
   // 2. plan
@@ -244,39 +249,41 @@ async function runRestore(engine: Engine, ws: Workspace, refOrOid: string, scope
 
   // 3. journal, then 4. apply
   const journalPath = joinAbs(engine.gitdir, JOURNAL_FILE);
-  await atomicWrite(engine.fs, journalPath, JSON.stringify(journal), engine.refs.knownDirs);
-  // lightning-fs: the journal (and the saved commit) must be in the persisted file tree before
-  // the first working-tree write, or a crash would leave half a restore and no journal.
-  await flushFs(engine);
-  tp = tracePhase("restore.journal", tp);
   const oldRecs = new Map<string, FileRec>();
   for (const op of plan.ops) if (op.old) oldRecs.set(op.p, op.old);
   try {
+    await atomicWrite(engine.fs, journalPath, JSON.stringify(journal), engine.refs.knownDirs);
+    // lightning-fs: the journal (and the saved commit) must be in the persisted file tree before
+    // the first working-tree write, or a crash would leave half a restore and no journal.
+    await flushFs(engine);
+    tp = tracePhase("restore.journal", tp);
     const applied = await applyPlan(engine, plan);
     result.changed = applied.changed;
     result.skipped.push(...applied.skipped);
     tp = tracePhase("restore.apply", tp);
-    // Commit point: the journal becomes the restore's record.
-    await mkdirp(engine.fs, joinAbs(engine.gitdir, RECORD_DIR), engine.refs.knownDirs);
+    // Commit point: the journal becomes the restore's record. The record directory is looked
+    // up afresh (never from a cache: the repository may have been put back behind us).
+    const recordDir = joinAbs(engine.gitdir, RECORD_DIR);
+    await mkdirp(engine.fs, recordDir);
     await engine.fs.promises.rename(journalPath, joinAbs(engine.gitdir, `${RECORD_DIR}/${txid}.json`));
   } catch (err) {
     engine.invalidate();
     if (__testing.crashOnRestoreFailure) throw err;
-    try {
-      await rollback(engine, ws, journal, oldRecs, startedAt);
-      await unlinkIfExists(engine.fs, journalPath);
-      await flushFs(engine).catch(() => undefined);
-    } catch (rollbackErr) {
+    const recovery = await rollbackUntilDone(engine, ws, journal, oldRecs, startedAt);
+    if (!recovery.ok) {
       throw new CheckpointError(
         "ROLLBACK_FAILED",
-        `Restore failed (${describeError(err)}) and rolling back failed too (${describeError(rollbackErr)}). ` +
-          `The pre-restore state is saved at ${savedRef}; call recoverInterruptedRestore() to finish the rollback.`,
-        new AggregateError([err, rollbackErr]),
+        `Restore failed (${describeError(err)}) and rolling it back failed ${recovery.attempts} times (last: ${describeError(recovery.errors.at(-1))}). ` +
+          `The pre-restore state is saved at ${savedRef} and the restore journal is kept: call recoverInterruptedRestore() to finish the rollback.`,
+        new AggregateError([err, ...recovery.errors]),
       );
     }
+    const retried =
+      recovery.attempts > 1 ? ` (the rollback was interrupted ${recovery.attempts - 1} time(s), last by: ${describeError(recovery.errors.at(-1))}; it was run again from the journal and completed)` : "";
     throw new CheckpointError(
       "RESTORE_FAILED",
-      `Restore of ${refOrOid} failed (${describeError(err)}); the working tree was rolled back to its state before the restore (saved at ${savedRef}).`,
+      `Restore of ${refOrOid} failed (${describeError(err)}); the working tree was rolled back to its state before the restore: ` +
+        `${journal.ops.length} path(s) checked and put back${retried}. The pre-restore state is also saved at ${savedRef}.`,
       err,
     );
   }
@@ -337,6 +344,16 @@ async function updateState(engine: Engine, ws: Workspace, changed: RestoreChange
     return;
   }
   changed.forEach((c, i) => engine.noteWritten(c.path, recs[i]!));
+  // Directories the restore removed (left empty): the binding moves past their events too.
+  const gone = await mapLimit(plan.removableDirs, IO_LIMIT, async (d) => !(await lstatOrNull(engine.fs, engine.abs(d))));
+  if (journal.seq !== bound) {
+    for (const c of changed) engine.noteWritten(c.path, null);
+    recordInJournal(ws, changed, plan);
+    return;
+  }
+  plan.removableDirs.forEach((d, i) => {
+    if (gone[i]) engine.noteWritten(d, null);
+  });
   recordInJournal(ws, changed, plan);
   engine.advanceBinding(journal, journal.seq);
 }
@@ -603,6 +620,50 @@ async function applyPlan(engine: Engine, plan: Plan): Promise<{ changed: Restore
 // ---- rollback -------------------------------------------------------------------------------
 
 /**
+ * Roll back from the journal, and if that fails (a new fault: the saved state is complete, so
+ * nothing the first failure left can stop it), run it again from the journal, as
+ * recoverInterruptedRestore would, until it completes or stops making progress. Every pass is
+ * idempotent and leaves alone what is already as saved, so each one gets further.
+ */
+async function rollbackUntilDone(
+  engine: Engine,
+  ws: Workspace,
+  j: JournalData,
+  oldRecs: Map<string, FileRec>,
+  startedAt: number,
+): Promise<{ ok: boolean; attempts: number; errors: unknown[] }> {
+  const errors: unknown[] = [];
+  const maxAttempts = 4 + 2 * (j.ops.length + j.createdDirs.length + j.removableDirs.length);
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    try {
+      await rollback(engine, ws, j, oldRecs, startedAt);
+      await unlinkIfExists(engine.fs, joinAbs(engine.gitdir, JOURNAL_FILE));
+      await flushFs(engine);
+      return { ok: true, attempts: attempt, errors };
+    } catch (err) {
+      engine.invalidate();
+      errors.push(err);
+      if (err instanceof CheckpointError && err.code === "ROLLBACK_FAILED") break; // not a fault: a directory is in the way
+    }
+  }
+  return { ok: false, attempts: errors.length, errors };
+}
+
+/** The file at `rel` already holds `content` with `mode` (read only: no write needed). */
+async function sameAsSaved(engine: Engine, rel: string, st: IsoFsStat, content: Uint8Array, mode: number): Promise<boolean> {
+  const abs = engine.abs(rel);
+  if (mode === MODE_LINK) {
+    if (!st.isSymbolicLink() || typeof engine.fs.promises.readlink !== "function") return false;
+    return String(await engine.fs.promises.readlink(abs)) === fromUtf8(content);
+  }
+  if (!st.isFile() || st.size !== content.length || ((st.mode & 0o100) !== 0) !== (mode === MODE_EXEC)) return false;
+  const now = await readOrNull(engine.fs, abs);
+  if (!now || now.length !== content.length) return false;
+  for (let i = 0; i < now.length; i++) if (now[i] !== content[i]) return false;
+  return true;
+}
+
+/**
  * Make every journaled path what the saved tree says (or absent), remove directories the
  * restore created, recreate those it may have removed. Idempotent: safe to run again after
  * a crash in the middle of it.
@@ -648,8 +709,9 @@ async function rollback(engine: Engine, ws: Workspace, j: JournalData, oldRecs: 
       return; // never touched
     }
     const obj = await engine.store.read(e.oid);
-    await mkdirp(fs, engine.abs(parentRel(op.p)), known);
     if (st?.isDirectory()) throw new CheckpointError("ROLLBACK_FAILED", `${op.p} is a directory now; cannot put the saved file back`);
+    if (st && (await sameAsSaved(engine, op.p, st, obj.content, e.mode))) return; // put back by an earlier pass
+    await mkdirp(fs, engine.abs(parentRel(op.p)), known);
     const existing = st ? (st.isSymbolicLink() ? "link" : "file") : null;
     await writeEntry(engine, op.p, obj.content, e.mode, existing);
   });
