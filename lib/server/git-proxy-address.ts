@@ -93,6 +93,7 @@ export async function resolveTarget(hostname: string, allow: AllowList, lookupAl
         };
     }
   }
-  const first = addresses[0]!;
-  return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
+  // IPv4 first: one pinned address gets no happy-eyeballs fallback, and many servers have no IPv6 route.
+  const chosen = addresses.find((a) => a.family === 4) ?? addresses[0]!;
+  return { ok: true, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
 }

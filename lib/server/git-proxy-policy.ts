@@ -25,7 +25,8 @@ export function checkGitProxyRequest(method: string, rawTarget: string | null, c
   if (target.protocol !== "http:" && target.protocol !== "https:") return { ok: false, status: 400, error: "Only http(s) git servers can be reached." };
   if (target.username || target.password) return { ok: false, status: 400, error: "Credentials in URLs are not forwarded." };
   if (method === "GET") {
-    if (!target.pathname.endsWith("/info/refs") || target.searchParams.get("service") !== "git-upload-pack")
+    // Exactly the query git sends: nothing else rides along to the target.
+    if (!target.pathname.endsWith("/info/refs") || target.search !== "?service=git-upload-pack")
       return { ok: false, status: 403, error: "Only git smart-HTTP clone requests are proxied (GET …/info/refs?service=git-upload-pack)." };
     return { ok: true, target };
   }

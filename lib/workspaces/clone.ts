@@ -51,7 +51,8 @@ export function describeCloneError(error: unknown, url: string): string {
   if (e?.code === "HttpError") {
     const status = e.data?.statusCode;
     if (status === 404) return `No git repository at ${url} (HTTP 404).`;
-    if (status === 502 && detail) return detail;
+    // The proxy's own refusals (address not allowed, redirect, size, time) carry their sentence.
+    if (detail && status !== undefined && [400, 403, 413, 415, 502, 504].includes(status)) return detail;
     if (status === 401 || status === 403) return `The server refused access to ${url} (HTTP ${status}). Only public repositories can be cloned.`;
     return `The server answered HTTP ${status ?? "error"}${detail ? `: ${detail}` : ""}.`;
   }

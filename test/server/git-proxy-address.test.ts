@@ -59,7 +59,7 @@ describe("git proxy address policy", () => {
     expect(r.ok).toBe(false);
   });
 
-  it("refuses a name when any of its addresses is refused, and pins the first when all are public", async () => {
+  it("refuses a name when any of its addresses is refused, and pins one (IPv4 first) when all are public", async () => {
     const mixed = await resolveTarget("git.example", none, async () => [
       { address: "93.184.215.14", family: 4 },
       { address: "10.0.0.5", family: 4 },
@@ -70,7 +70,9 @@ describe("git proxy address policy", () => {
       { address: "2606:4700::6810:84e5", family: 6 },
       { address: "93.184.215.14", family: 4 },
     ]);
-    expect(pub).toEqual({ ok: true, address: "2606:4700::6810:84e5", family: 6 });
+    expect(pub).toEqual({ ok: true, address: "93.184.215.14", family: 4 }); // IPv4 preferred
+    const v6only = await resolveTarget("git.example", none, async () => [{ address: "2606:4700::6810:84e5", family: 6 }]);
+    expect(v6only).toEqual({ ok: true, address: "2606:4700::6810:84e5", family: 6 });
     const failed = await resolveTarget("nowhere.invalid", none, async () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     });

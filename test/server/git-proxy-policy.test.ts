@@ -12,6 +12,8 @@ describe("git proxy policy", () => {
       checkGitProxyRequest("GET", "https://example.com/o/r.git/info/refs?service=git-receive-pack", null),
       checkGitProxyRequest("POST", "https://example.com/o/r.git/git-receive-pack", "application/x-git-receive-pack-request"),
       checkGitProxyRequest("GET", "https://example.com/secret", null),
+      checkGitProxyRequest("GET", "https://example.com/r.git/info/refs?service=git-upload-pack&leak=1", null),
+      checkGitProxyRequest("GET", "https://example.com/r.git/info/refs?leak=1&service=git-upload-pack", null),
       checkGitProxyRequest("GET", "file:///etc/passwd", null),
       checkGitProxyRequest("GET", "https://user:pw@example.com/r.git/info/refs?service=git-upload-pack", null),
       checkGitProxyRequest("DELETE", "https://example.com/r.git/git-upload-pack", null),
@@ -20,7 +22,7 @@ describe("git proxy policy", () => {
       checkGitProxyRequest("GET", "not a url", null),
     ];
     for (const r of refused) expect(r.ok).toBe(false);
-    expect(refused.map((r) => (r.ok ? 0 : r.status))).toEqual([403, 403, 403, 400, 400, 405, 415, 400, 400]);
+    expect(refused.map((r) => (r.ok ? 0 : r.status))).toEqual([403, 403, 403, 403, 403, 400, 400, 405, 415, 400, 400]);
   });
 
   it("only forwards answers that are git's", () => {
