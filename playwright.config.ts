@@ -33,6 +33,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { TABULA_DATA_DIR: ".tabula-data/e2e" },
+    // The clone e2e tests clone from git servers on this machine: the proxy refuses loopback unless allowed.
+    env: { TABULA_DATA_DIR: ".tabula-data/e2e", TABULA_GIT_PROXY_ALLOW: "127.0.0.1" },
   },
 });
