@@ -32,6 +32,7 @@ import {
   type ToolResult,
 } from "../tools/define";
 import type { HiddenPathRule } from "../fs/hidden-view";
+import type { WorkspaceFs } from "../fs/workspace-fs";
 import { builtinTools } from "../tools/index";
 import { headTail } from "../tools/util";
 import { isAutoApproved, suggestPrefix } from "./approvals";
@@ -520,6 +521,13 @@ export class AgentSession {
     return () => this.extraRules.delete(id);
   }
 
+  /**
+   * The workspace as the agent's tools see it: without the paths hidden by policy (env-blocker's
+   * `.env` files). Plugin tools read and write through this view too, never around it.
+   */
+  get workspaceView(): WorkspaceFs {
+    return this.deps.wsfs;
+  }
   /**
    * Hide paths from the agent while a policy is on (the env-blocker plugin's `.env` files): they
    * become absent from the file view the tools and the shell use (AgentDeps.hiddenPaths, see

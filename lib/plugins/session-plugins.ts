@@ -51,7 +51,7 @@ export type PluginsSnapshot = { statuses: PluginStatus[]; logs: string[]; trust:
 type Storage = Pick<globalThis.Storage, "getItem" | "setItem" | "removeItem">;
 
 export type SessionPluginsOptions = {
-  session: HostSession & Pick<AgentSession, "steer">;
+  session: HostSession & Pick<AgentSession, "steer"> & Partial<Pick<AgentSession, "workspaceView">>;
   wsfs: WorkspaceFs;
   workspace: { id: string; trustedByDefault: boolean; provenance: string };
   storage: Storage;
@@ -236,7 +236,8 @@ export class SessionPlugins {
             origin,
             sourceKind: kind,
             createWorker: this.opts.createWorker,
-            wsfs,
+            // The agent's view: a sandboxed tool reads what the agent may read, hidden paths excluded.
+            wsfs: session.workspaceView ?? wsfs,
             loadContext: { workspaceInfo: ctx.workspaceInfo, session: { id: session.id, mode: session.mode } },
             onLog: this.log(id),
             onSteer: (text) => session.steer(text),
