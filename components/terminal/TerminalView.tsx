@@ -5,7 +5,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { Unicode11Addon } from "@xterm/addon-unicode11";
 import "@xterm/xterm/css/xterm.css";
 import { LineEditor, toTerminalText, type LineAction } from "@/lib/terminal/line-editor";
-import { completions, type CommandHistory, type Shell } from "@/lib/shell";
+import { completions, type CommandHistory, type Shell, type ShellResult } from "@/lib/shell";
 import { prefersDark } from "./theme";
 
 export interface TerminalHost {
@@ -79,8 +79,14 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
       if (line.trim()) {
         history.add(line);
         running = new AbortController();
-        const result = await shell().exec(line, { cwd, env, signal: running.signal });
-        running = null;
+        let result: ShellResult;
+        try {
+          result = await shell().exec(line, { cwd, env, signal: running.signal });
+        } catch (err) {
+          result = { stdout: "", stderr: `${(err as Error).message ?? err}\n`, exitCode: 1, cwd, env: env ?? {}, durationMs: 0 };
+        } finally {
+          running = null;
+        }
         if (disposed) return;
         cwd = result.cwd;
         env = result.env;
@@ -97,14 +103,17 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     const handle = async (first: LineAction) => {
       busy = true;
       let action = first;
-      for (;;) {
+      try {
+        for (;;) {
+          term.write(editor.flush());
+          await act(action);
+          if (disposed || !editor.hasQueued) break;
+          action = editor.resume();
+        }
         term.write(editor.flush());
-        await act(action);
-        if (disposed || !editor.hasQueued) break;
-        action = editor.resume();
+      } finally {
+        busy = false;
       }
-      term.write(editor.flush());
-      busy = false;
     };
 
     const act = async (action: LineAction) => {

@@ -435,7 +435,7 @@ function packageManager(name: string, cmd: Cmd): CommandFinding | undefined {
     if (positional.length > 0 && PACKAGE_MANAGER_WRITING_FORMS.test(positional[0]!) && ["config", "c", "pkg", "audit", "cache", "store", "workspaces", "env", "index", "pm", "licenses"].includes(sub)) {
       return flag(cmd, `${name} ${sub} ${positional[0]} changes files or settings`);
     }
-    if (name === "bun" && sub === "pm" && !["ls", "bin", "hash-string", "cache"].includes(positional[0] ?? "") ) return flag(cmd, "bun pm can change packages");
+    if (name === "bun" && sub === "pm" && !["ls", "bin", "hash-string"].includes(positional[0] ?? "")) return flag(cmd, "bun pm can change packages");
     if (name === "go" && sub === "env" && rest.some((t) => /^-[wu]$/.test(t))) return flag(cmd, "go env -w changes the Go settings");
     if (name === "yarn" && sub === "workspaces" && positional[0] !== "list" && positional[0] !== "info") return flag(cmd, "yarn workspaces runs commands in each workspace");
     if (name === "pnpm" && sub === "store" && positional[0] !== "path" && positional[0] !== "status") return flag(cmd, "pnpm store changes the package store");

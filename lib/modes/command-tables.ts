@@ -135,7 +135,7 @@ export const PACKAGE_MANAGER_READS: Record<string, ReadonlySet<string>> = {
   cargo: new Set(["search", "help", "locate-project", "version"]),
   go: new Set(["version", "env", "doc", "help"]),
   gem: new Set(["list", "search", "info", "specification", "contents", "environment", "help", "which", "outdated"]),
-  brew: new Set(["list", "ls", "info", "search", "outdated", "deps", "uses", "leaves", "desc", "config"]),
+  brew: new Set(["list", "ls", "info", "search", "deps", "uses", "leaves", "desc", "config"]),
   composer: new Set(["show", "info", "outdated", "licenses", "why", "depends", "why-not", "prohibits", "search", "help"]),
   poetry: new Set(["show", "check", "help", "env"]),
   conda: new Set(["list", "info", "search"]),

@@ -133,7 +133,7 @@ export const WRITE_CORPUS: Record<string, string[]> = {
     "npm config set registry http://127.0.0.1:1", "npm config delete registry", "npm cache clean --force", "npm run build", "npm test",
     "npm exec cowsay", "npm --prefix ls install", "npm -g ls install", "npm ls -- --x", "npm view zod --cache=./npm-cache", "npm i -g zod",
     "npm rebuild", "npm dedupe", "pnpm install", "pnpm build", "pnpm store prune", "pnpm audit --fix", "pnpm config set x y", "yarn",
-    "yarn build", "yarn config set x y", "yarn workspaces foreach run build", "bun pm trust --all", "pip download requests",
+    "yarn build", "yarn config set x y", "yarn workspaces foreach run build", "bun pm trust --all", "bun pm cache rm", "pip download requests",
     "pip cache purge", "pip3 config set global.x y", "go env -w GOFLAGS=-mod=mod", "cargo build", "gem cleanup", "brew install jq",
     "composer install", "poetry env use python3", "apt install jq",
   ],
