@@ -98,6 +98,12 @@ describe("SessionPlugins", () => {
     await again.whenReady();
     expect(again.getSnapshot().trust.decision).toBe("restricted");
     expect(states(again)).toEqual(["built-in:env-blocker:loaded", "user:mine:loaded"]);
+
+    // The control: once trusted, the same files are compiled and loaded.
+    again.trustWorkspace();
+    await again.whenReady();
+    expect(vi.mocked(transform).mock.calls.map((c) => c[1].filePath)).toEqual([".tabula/plugins/typed.ts"]);
+    expect(states(again)).toEqual(["built-in:env-blocker:loaded", "workspace:marker:loaded", "workspace:typed:loaded", "workspace:file-hooks:loaded", "user:mine:loaded"]);
   });
 
   it("trust loads exactly what was shown; revoking unloads every workspace plugin at once and is remembered", async () => {
@@ -181,6 +187,21 @@ describe("SessionPlugins", () => {
     expect(p.getSnapshot().trust.files.map((f) => `${f.path}:${f.change}`)).toEqual([".tabula/hooks/PreToolUse.js:removed"]);
     p.acceptChanges();
     await p.whenReady();
+    expect(p.getSnapshot().trust.files).toEqual([]);
+  });
+
+  it("a rename in the file tree is the user's own edit: the plugin loads under its new name, the old path is forgotten", async () => {
+    const t = h([{ text: "x" }]);
+    const { make } = setup(t, { trustedByDefault: true });
+    const p = make();
+    p.start();
+    await p.whenReady();
+    await t.ws.wsfs.writeFile(".tabula/plugins/marker.js", MARKER("v1"), { origin: "editor" });
+    await p.whenReady();
+    await t.ws.wsfs.rename(".tabula/plugins/marker.js", ".tabula/plugins/renamed.js", { origin: "tree" });
+    await p.whenReady();
+    expect(states(p)).toEqual(["built-in:env-blocker:loaded", "workspace:renamed:loaded"]);
+    expect(Object.keys(p.trust.get().accepted)).toEqual([".tabula/plugins/renamed.js"]);
     expect(p.getSnapshot().trust.files).toEqual([]);
   });
 
