@@ -94,16 +94,17 @@ describe("sandboxed plugins (worker threads)", () => {
   });
 
   it("a plugin stopped for running over its limit does not fail its next call: one queued behind the stuck call runs on the fresh worker", async () => {
-    // The agent's hook pipeline gives up on the stuck hook (1 s) before the sandbox's own limit
-    // kills the worker (1.5 s): the next hook call, for attempt_completion, is sent to the
-    // stuck worker in between. Killing the worker must not take that call down with it.
+    // The agent's hook pipeline gives up on the stuck hook (2.5 s) before the sandbox's own limit
+    // kills the worker (2.8 s): the next hook call, for attempt_completion, is sent to the
+    // stuck worker in between. Killing the worker must not take that call down with it (it has
+    // the rest of its own 2.5 s to run on the fresh worker, ample even on a loaded machine).
     const LOOP = `export default { name: "loop", manifest: { capabilities: ["hooks"] }, hooks: {
       beforeTool({ toolCall }) { if (toolCall.name === "list_files") { for (;;) {} } },
     } };`;
     const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { toolCalls: [{ name: "attempt_completion", args: { summary: "All done." } }] }, { text: "asked again" }], { files: { "a.txt": "x" }, approveAll: true });
-    const p = await sandboxed(t, LOOP, { hookMs: 1500 }, 1000);
+    const p = await sandboxed(t, LOOP, { hookMs: 2800 }, 2500);
     const r = await t.session.run("go");
-    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:error", "attempt_completion:ok"]);
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`), JSON.stringify(t.of("tool-call-finished").map((e) => e.output))).toEqual(["list_files:error", "attempt_completion:ok"]);
     expect(t.of("tool-call-finished")[0]!.output).toMatch(/plugin:sandboxed.*hook failed/);
     expect(r).toMatchObject({ status: "completed", summary: "All done." });
     expect(t.model.calls).toHaveLength(2); // no extra model request after a refused completion
