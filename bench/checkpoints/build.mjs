@@ -11,7 +11,9 @@ const root = path.resolve(here, "../..");
 
 /** Writes the Node bundle (engine + ChangeJournal) to a temp file and returns its path. */
 export async function buildNodeBundle() {
-  const out = path.join(os.tmpdir(), `tabula-ckpt-engine-${process.pid}.mjs`);
+  // A private directory: /tmp may be shared with other checkouts running the bench (and a pid
+  // is no unique name across containers).
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tabula-ckpt-engine-")), "engine.mjs");
   await build({
     stdin: {
       contents: `export * from "./lib/checkpoints/index.ts";\nexport { ChangeJournal } from "./lib/fs/journal.ts";\n`,
@@ -44,7 +46,7 @@ export async function buildBrowserBundle(entry = path.join(here, "browser-entry.
 }
 
 export function cleanup(file) {
-  fs.rmSync(file, { force: true });
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
 }
 
 /** Serve a bundle on 127.0.0.1 behind an empty page that loads it as a module. */

@@ -52,7 +52,9 @@ async function lightningWorkspace(): Promise<Backend> {
   return { fs: b.fs, dir: b.dir };
 }
 
-async function sweepOne(make: () => Promise<Backend>, seed: number): Promise<{ ks: number; threw: number }> {
+type Tally = { rollbackHit: number; commitPointHit: number };
+
+async function sweepOne(make: () => Promise<Backend>, seed: number, tally: Tally): Promise<{ ks: number; threw: number }> {
   const r = rnd(seed);
   const build = tempRepo("tabula-sweep-build-");
   try {
@@ -84,8 +86,9 @@ async function sweepOne(make: () => Promise<Backend>, seed: number): Promise<{ k
 
     let threw = 0;
     let k = 1;
+    let current: Awaited<ReturnType<typeof takePicture>> | undefined;
     for (; k < 1000; k++) {
-      await syncTo(A.fs, dir, P, journal); // (a)
+      await syncTo(A.fs, dir, P, journal, current); // (a)
       if (k % 3 === 1) {
         await createCheckpoint(wsA, { sessionId: "tmp", run: k }); // (b)
         await pruneCheckpoints(wsB, { sessionId: "tmp" });
@@ -100,17 +103,22 @@ async function sweepOne(make: () => Promise<Backend>, seed: number): Promise<{ k
       }
       const fired = A.fired();
       A.disarm();
-      const now = workingView(await takePicture(base, dir));
+      current = await takePicture(base, dir);
+      const now = workingView(current);
       const where = `seed ${seed}, k ${k}${err ? `: ${String(err)}` : ""}`;
       if (err) {
         threw++;
+        const msg = String((err as Error).message);
+        if (msg.includes("the rollback was interrupted")) tally.rollbackHit++;
+        if (/rename\([^)]*restore-in-progress\.json/.test(msg)) tally.commitPointHit++;
         expect(["RESTORE_FAILED", "EIO"], where).toContain((err as { code?: string }).code);
         expect(now, where).toEqual(beforeView);
         expect(await base.promises.lstat(`${dir}/.git/tabula/restore-in-progress.json`).catch(() => null), where).toBeNull();
       } else {
         expect(now, where).toEqual(expectedView);
         await undoRestore(wsA, txid);
-        expect(workingView(await takePicture(base, dir)), `${where} (undo)`).toEqual(beforeView);
+        current = await takePicture(base, dir);
+        expect(workingView(current), `${where} (undo)`).toEqual(beforeView);
       }
       if (fired === 0) break;
     }
@@ -126,22 +134,28 @@ describe("a long-lived engine whose repository changes behind it", () => {
   it(`node:fs: ${RUNS} random workspaces, repository reset + second-instance prune + EIO at every k-th call`, async () => {
     let restores = 0;
     let failed = 0;
+    const tally: Tally = { rollbackHit: 0, commitPointHit: 0 };
     for (let i = 0; i < RUNS; i++) {
-      const { ks, threw } = await sweepOne(nodeWorkspace, SEED + i);
+      const { ks, threw } = await sweepOne(nodeWorkspace, SEED + i, tally);
       restores += ks;
       failed += threw;
       while (cleanups.length) await cleanups.pop()!();
     }
     expect(failed).toBeGreaterThan(RUNS * 5);
     expect(restores).toBeGreaterThan(failed);
-  }, 300_000);
+    // the sweep reached the commit point and the rollback itself
+    expect(tally.commitPointHit).toBeGreaterThan(0);
+    expect(tally.rollbackHit).toBeGreaterThan(0);
+  }, RUNS * 30_000);
 
   it(`lightning-fs + fake-indexeddb: ${LFS_RUNS} random workspaces, the same sweep`, async () => {
     let failed = 0;
+    const tally: Tally = { rollbackHit: 0, commitPointHit: 0 };
     for (let i = 0; i < LFS_RUNS; i++) {
-      const { threw } = await sweepOne(lightningWorkspace, SEED + 1000 + i);
+      const { threw } = await sweepOne(lightningWorkspace, SEED + 1000 + i, tally);
       failed += threw;
     }
     expect(failed).toBeGreaterThan(LFS_RUNS * 5);
-  }, 300_000);
+    expect(tally.rollbackHit).toBeGreaterThan(0);
+  }, LFS_RUNS * 60_000);
 });

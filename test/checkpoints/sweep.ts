@@ -62,11 +62,12 @@ const depthOf = (rel: string) => rel.split("/").length;
 /**
  * Make the repository at `dir` equal `target` (working tree and .git) through `ifs`, writing
  * only entries that differ. Working-tree changes are recorded in `journal` when given (as
- * WorkspaceFs would record them).
+ * WorkspaceFs would record them). `current`: a picture of the repository taken since its
+ * last change (saves reading it again).
  */
-export async function syncTo(ifs: IsoFs, dir: string, target: RepoPicture, journal?: ChangeJournal): Promise<number> {
+export async function syncTo(ifs: IsoFs, dir: string, target: RepoPicture, journal?: ChangeJournal, current?: RepoPicture): Promise<number> {
   const p = ifs.promises;
-  const cur = await takePicture(ifs, dir);
+  const cur = current ?? (await takePicture(ifs, dir));
   let writes = 0;
   const note = (kind: "write" | "delete" | "mkdir", rel: string) => {
     if (journal && rel !== ".git" && !rel.startsWith(".git/")) journal.record({ kind, path: rel, origin: "sync" });
