@@ -1,15 +1,30 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.TABULA_E2E_PORT ?? 3100);
+
+// Shares published by the tests go to a fresh folder per run, never to a developer's
+// ./.data/shares. This file is loaded again in every worker process: the folder is made once,
+// by the runner, and handed down through the environment (the spec files read it too).
+if (!process.env.TABULA_E2E_SHARE_DIR) process.env.TABULA_E2E_SHARE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-e2e-shares-"));
+const SHARE_DIR = process.env.TABULA_E2E_SHARE_DIR;
 
 export default defineConfig({
   testDir: "e2e",
   timeout: 90_000,
   expect: { timeout: 15_000 },
+  // A stray test.only must not make a green run of one test.
+  forbidOnly: true,
+  // Every test makes its own workspace (its own IndexedDB, in its own browser context) and
+  // every spec file its own mock servers on random ports: two workers share nothing but the
+  // app server, which keeps no state a test reads back except shares (random ids).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.TABULA_E2E_WORKERS ?? 2),
   retries: 0,
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".ci-reports/playwright.json" }]] : [["list"], ["json", { outputFile: ".ci-reports/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: ".ci-reports/playwright.json" }]],
+  globalTeardown: "./e2e/helpers/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
@@ -33,6 +48,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { TABULA_DATA_DIR: ".tabula-data/e2e" },
+    env: { TABULA_SHARE_DIR: SHARE_DIR },
   },
 });

@@ -1,4 +1,6 @@
 import { test, expect, createWorkspace, treeItem, editorText, guardOffline } from "./fixtures";
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
@@ -42,6 +44,10 @@ test("share with a preview and redaction, replay and scrub in a fresh browser, f
   await expect(dialog.getByTestId("share-result")).toContainText("stored on this server");
   const url = await dialog.getByLabel("Share link").inputValue();
   expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
+  // The server keeps it in this run's own share folder (playwright.config.ts), not ./.data.
+  const id = url.split("/s/")[1]!;
+  expect(fs.readdirSync(process.env.TABULA_E2E_SHARE_DIR!).sort()).toEqual(expect.arrayContaining([`${id}.json`, `${id}.zip`]));
+  expect(fs.existsSync(path.join(".data", "shares", `${id}.zip`))).toBe(false);
 
   const leaks: string[] = [];
   const other = await stranger(browser, leaks);
