@@ -1,15 +1,32 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.TABULA_E2E_PORT ?? 3100);
+
+// Shares published by the tests go to a fresh folder per run, never to a developer's
+// ./.data/shares. This file is loaded again in every worker process: the folder is made once,
+// by the runner, and handed down through the environment (the spec files read it too).
+if (!process.env.TABULA_E2E_SHARE_DIR) process.env.TABULA_E2E_SHARE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-e2e-shares-"));
+const SHARE_DIR = process.env.TABULA_E2E_SHARE_DIR;
 
 export default defineConfig({
   testDir: "e2e",
   timeout: 90_000,
   expect: { timeout: 15_000 },
+  // A stray test.only must not make a green run of one test.
+  forbidOnly: true,
+  // Safe to run in parallel: every test makes its own workspace (its own IndexedDB, in its own
+  // browser context), every spec file its own mock servers on random ports, and the app server
+  // keeps no state a test reads back but shares (random ids; 30 per 10 min per address). One
+  // worker by default all the same: on 2 cores a second worker did not shorten the run and a
+  // CPU-bound test (the stuck plugin) timed out. TABULA_E2E_WORKERS=2 to try it.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.TABULA_E2E_WORKERS ?? 1),
   retries: 0,
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".ci-reports/playwright.json" }]] : [["list"], ["json", { outputFile: ".ci-reports/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: ".ci-reports/playwright.json" }]],
+  globalTeardown: "./e2e/helpers/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
@@ -34,6 +51,6 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 60_000,
     // The clone e2e tests clone from git servers on this machine: the proxy refuses loopback unless allowed.
-    env: { TABULA_DATA_DIR: ".tabula-data/e2e", TABULA_GIT_PROXY_ALLOW: "127.0.0.1" },
+    env: { TABULA_SHARE_DIR: SHARE_DIR, TABULA_GIT_PROXY_ALLOW: "127.0.0.1" },
   },
 });

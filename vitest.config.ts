@@ -1,13 +1,33 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
+const root = import.meta.dirname;
+
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: { alias: { "@": path.resolve(root) } },
   test: {
-    include: ["test/**/*.test.ts"],
-    environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    allowOnly: false,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], environment: "node" },
+      },
+      {
+        // The browser ships just-bash's defense-in-depth on: the suites that run real shells
+        // run a second time with it on (test/helpers/defense-in-depth.ts). lightning.test.ts
+        // stays off: under Node the box blocks the setImmediate fake-indexeddb needs.
+        extends: true,
+        test: {
+          name: "defense-in-depth",
+          include: ["test/shell/**/*.test.ts", "test/agent/**/*.test.ts", "test/modes/**/*.test.ts", "test/timeline/**/*.test.ts"],
+          exclude: ["test/shell/lightning.test.ts"],
+          environment: "node",
+          env: { TABULA_TEST_DEFENSE_IN_DEPTH: "1" },
+        },
+      },
+    ],
   },
 });

@@ -69,21 +69,37 @@ test("a rejected edit leaves the file alone and the model reads the feedback", a
   await expect(treeItem(page, "README.md").locator(".git")).toHaveCount(0);
 });
 
-test("stop during a slow stream, then reload: the session resumes", async ({ page }) => {
+test("stop during a slow stream, then reload: the session resumes with the whole history", async ({ page }) => {
   await createWorkspace(page, "Agent stop");
   await useMockModel(page);
-  server.setScript([{ chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 250 }]);
+  server.setScript([{ chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 250 }, { text: "Continuing the story." }]);
   await ask(page, "Tell me a long story");
   const transcript = page.getByRole("log", { name: "Agent transcript" });
   await expect(transcript).toContainText("word3");
   await page.getByRole("button", { name: "Stop" }).click();
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-  await expect(transcript).not.toContainText("word59");
   await expect(transcript).toContainText("(stopped)");
+  // The stream really stopped: the browser hung up on the model mid-answer.
+  await expect.poll(() => server.requests[0]?.abortedByClient).toBe(true);
+  expect(server.requests).toHaveLength(1);
+  const shown = (await transcript.textContent()) ?? "";
+  const lastWord = Math.max(...[...shown.matchAll(/word(\d+)/g)].map((m) => Number(m[1])));
+  expect(lastWord).toBeLessThan(59);
 
   await page.reload();
-  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Tell me a long story");
-  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("word3");
+  const resumed = page.getByRole("log", { name: "Agent transcript" });
+  await expect(resumed).toContainText("Tell me a long story");
+  await expect(resumed).toContainText(`word${lastWord}`);
+  // Resume: a follow-up goes out with everything before it.
+  await ask(page, "Go on");
+  await expect(resumed).toContainText("Continuing the story.");
+  expect(server.requests).toHaveLength(2);
+  const messages = server.requests[1]!.body.messages as { role: string; content: unknown }[];
+  expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+  expect(JSON.stringify(messages[0]!.content)).toContain("Tell me a long story");
+  expect(JSON.stringify(messages[1]!.content)).toContain(`word${lastWord}`);
+  expect(JSON.stringify(messages[1]!.content)).not.toContain("word59");
+  expect(JSON.stringify(messages[2]!.content)).toContain("Go on");
 });
 
 test("Plan mode refuses an edit and a writing command without asking, and shows the block", async ({ page }) => {

@@ -2,16 +2,36 @@ import { test as base, expect, type BrowserContext, type Page } from "@playwrigh
 
 /**
  * Every e2e test fails if the page tries to reach anything but this machine: the IDE must work
- * offline (no CDN, no telemetry). Requests to other hosts are aborted and recorded.
+ * offline (no CDN, no telemetry). Requests and WebSockets to other hosts are aborted and
+ * recorded, and so is any request the context reports that routing did not see (from a Web
+ * Worker or a service worker): e2e/offline-guard.spec.ts checks each of these paths.
  */
-/** Abort and record every request of `context` that leaves this machine. */
+export function isLocalUrl(raw: string): boolean {
+  const url = new URL(raw);
+  return url.protocol === "data:" || url.protocol === "blob:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+}
+
+/** Abort and record every request and WebSocket of `context` that leaves this machine. */
 export async function guardOffline(context: BrowserContext, leaks: string[]): Promise<void> {
+  const record = (url: string) => {
+    if (!leaks.includes(url)) leaks.push(url);
+  };
   await context.route(/.*/, (route) => {
-    const url = new URL(route.request().url());
-    const local = url.protocol === "data:" || url.protocol === "blob:" || ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-    if (local) return route.continue();
-    leaks.push(route.request().url());
+    if (isLocalUrl(route.request().url())) return route.continue();
+    record(route.request().url());
     return route.abort("blockedbyclient");
+  });
+  await context.routeWebSocket(/.*/, (ws) => {
+    if (isLocalUrl(ws.url())) {
+      ws.connectToServer();
+      return;
+    }
+    record(ws.url());
+    void ws.close({ code: 1008, reason: "e2e: no network beyond localhost" });
+  });
+  // A second net: whatever the browser reports, routed or not (e.g. a service worker's fetch).
+  context.on("request", (request) => {
+    if (!isLocalUrl(request.url())) record(request.url());
   });
 }
 

@@ -1,6 +1,9 @@
 import { test, expect, createWorkspace, treeItem, editorText, guardOffline } from "./fixtures";
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
+import { formatBytes } from "../lib/editor/file-kind";
 
 const server = mockModelServerPerFile();
 
@@ -44,6 +47,10 @@ test("share with a preview and redaction, replay and scrub in a fresh browser, f
   expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
   // The link carries the origin this page is on (127.0.0.1, not the server's "localhost").
   expect(new URL(url).origin).toBe(new URL(page.url()).origin);
+  // The server keeps it in this run's own share folder (playwright.config.ts), not ./.data.
+  const id = url.split("/s/")[1]!;
+  expect(fs.readdirSync(process.env.TABULA_E2E_SHARE_DIR!).sort()).toEqual(expect.arrayContaining([`${id}.json`, `${id}.zip`]));
+  expect(fs.existsSync(path.join(".data", "shares", `${id}.zip`))).toBe(false);
 
   const leaks: string[] = [];
   const other = await stranger(browser, leaks);
@@ -125,6 +132,64 @@ test("a small session travels inside the link (no upload); a damaged link says s
     await expect(error).toContainText("This link is damaged or incomplete");
     await expect(error).not.toContainText(/isomorphic-git|Pako|file an issue/i);
   }
+  await other.context.close();
+  expect(leaks).toEqual([]);
+});
+
+test("the share preview lists each file with its size; a ticked .env goes in redacted; the link's kind follows the size", async ({ page, browser }) => {
+  await createWorkspace(page, "Share sizes");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  const screen = page.getByTestId("terminal").locator(".xterm-rows");
+  await expect(screen).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+  await page.keyboard.type(`printf 'TOKEN=${KEY}\\nPLAIN=hello\\n' > .env && wc -c .env README.md`);
+  await page.keyboard.press("Enter");
+  await expect(screen).toContainText(/\d+ README\.md/);
+  const sizes = new Map([...((await screen.textContent()) ?? "").matchAll(/(\d+) (\.env|README\.md)/g)].map((m) => [m[2]!, Number(m[1])]));
+  await page.getByRole("button", { name: "New save point" }).click();
+  await page.getByLabel("Save point name").press("Enter");
+
+  // Small: the preview's sizes are the files' sizes; the link carries the session itself.
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  let dialog = page.getByRole("dialog", { name: "Share this session" });
+  const row = (p: string) => dialog.getByTestId("share-file").filter({ has: page.locator("code", { hasText: new RegExp(`^${p.replace(".", "\\.")}$`) }) });
+  await expect(row("README.md")).toContainText(formatBytes(sizes.get("README.md")!));
+  await expect(row(".env")).toContainText(formatBytes(sizes.get(".env")!));
+  await expect(row(".env")).toContainText("left out (.env file)");
+  await dialog.getByLabel("Include .env").check();
+  await expect(row(".env")).toContainText("included (secrets still redacted)");
+  await dialog.getByRole("button", { name: "Publish link" }).click();
+  await expect(dialog.getByTestId("share-result")).toContainText("inside the link itself");
+  const small = await dialog.getByLabel("Share link").inputValue();
+  expect(small).toMatch(/\/s#/);
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  const leaks: string[] = [];
+  const other = await stranger(browser, leaks);
+  await other.page.goto(small);
+  const files = other.page.getByRole("list", { name: "Files at this point" });
+  await files.getByRole("button", { name: ".env" }).click();
+  await expect(other.page.getByTestId("file-viewer")).toContainText("PLAIN=hello");
+  await expect(other.page.getByTestId("file-viewer")).toContainText("[REDACTED:");
+  expect(await other.page.content()).not.toContain(KEY);
+
+  // Large (a file of ~2 MB of digits): the same dialog stores it on the server instead.
+  await page.getByTestId("terminal").click();
+  await page.keyboard.type("seq 1000000 1090000 > a.tmp && cat a.tmp a.tmp a.tmp > numbers.txt && rm a.tmp && wc -c numbers.txt");
+  await page.keyboard.press("Enter");
+  await expect(screen).toContainText(/\d+ numbers\.txt/);
+  await page.getByRole("button", { name: "New save point" }).click();
+  await page.getByLabel("Save point name").press("Enter");
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  dialog = page.getByRole("dialog", { name: "Share this session" });
+  await expect(row("numbers.txt")).toContainText(/\d(\.\d)? MB/);
+  await dialog.getByRole("button", { name: "Publish link" }).click();
+  await expect(dialog.getByTestId("share-result")).toContainText("stored on this server");
+  const large = await dialog.getByLabel("Share link").inputValue();
+  expect(large).toMatch(/\/s\/[A-Za-z0-9_-]{22}$/);
+  await other.page.goto(large);
+  await expect(other.page.getByRole("list", { name: "Files at this point" }).getByRole("button", { name: "numbers.txt" })).toBeVisible();
   await other.context.close();
   expect(leaks).toEqual([]);
 });

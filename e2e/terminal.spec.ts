@@ -61,6 +61,60 @@ test("the terminal runs commands over the workspace, with git, history and Ctrl-
   await expect(page.getByRole("tab", { name: /greet\.ts/ })).toBeVisible();
 });
 
+/** The visible terminal's rows (several tabs: only the active one is shown). */
+function activeScreen(page: Page) {
+  return page.locator('[data-testid="terminal"]:visible .xterm-rows');
+}
+
+test("Tab completes file names and commands in the terminal", async ({ page }) => {
+  await createWorkspace(page, "Completion");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(screen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+  await page.keyboard.type("cat src/gr");
+  await page.keyboard.press("Tab");
+  await expect(row(page, /\$ cat src\/greet\.ts\s*$/)).toHaveCount(1);
+  await page.keyboard.press("Enter");
+  await expect(screen(page)).toContainText("export function greet");
+  // A command name completes too.
+  await page.keyboard.type("ech");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("completed-ok");
+  await page.keyboard.press("Enter");
+  await expect(row(page, /^completed-ok\s*$/)).toHaveCount(1);
+});
+
+test("several terminal tabs, each with its own working directory", async ({ page }) => {
+  await createWorkspace(page, "Tabs");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(screen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+  await run(page, "cd src && pwd");
+  await expect(activeScreen(page)).toContainText("/workspace/src");
+
+  await page.getByRole("button", { name: "New terminal" }).click();
+  const tabs = page.getByRole("tablist", { name: "Terminals" }).getByRole("tab");
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
+  await expect(activeScreen(page)).toContainText("$");
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await run(page, "pwd && echo second-tab");
+  await expect(activeScreen(page)).toContainText("second-tab");
+  await expect(activeScreen(page)).not.toContainText("/workspace/src");
+
+  await tabs.nth(0).click();
+  await expect(activeScreen(page)).not.toContainText("second-tab");
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await run(page, "pwd && echo first-again");
+  await expect(activeScreen(page)).toContainText("first-again");
+  await expect(activeScreen(page).locator(":scope > div").filter({ hasText: /^\/workspace\/src\s*$/ })).toHaveCount(2);
+
+  await page.getByRole("button", { name: "Close terminal 2" }).click();
+  await expect(tabs).toHaveCount(1);
+});
+
 /** Paste as the browser does on Ctrl+V: a paste event with the text on xterm's input. */
 async function paste(page: Page, text: string) {
   await page.getByTestId("terminal").locator("textarea").evaluate((el, t) => {

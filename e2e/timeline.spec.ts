@@ -224,3 +224,62 @@ test("a restore cut off by a closed tab is rolled back on the next open, every f
   await treeItem(again, "README.md").click();
   await expect.poll(() => editorText(again)).toContain("MINE ");
 });
+
+// The same, without the grace time: this restore changes three files (new.txt deleted, README.md
+// and src/greet.ts written); it is parked after its 1st, 2nd and 3rd write and the tab closed at
+// once, so lightning-fs's delayed save never runs and whatever the engine did not flush itself is
+// lost with the tab. Known defect, found by these tests: on the next open the banner says
+// "rolled back … nothing was lost" but new.txt is gone. Remove .fixme once lib/checkpoints
+// flushes what its rollback needs.
+for (const parkAfter of [1, 2, 3]) {
+  test.fixme(`a restore cut off by a closed tab after write ${parkAfter} of 3 is rolled back on the next open, every file intact`, async ({ page, context }) => {
+    await context.addInitScript(() => localStorage.setItem("tabula:test-hooks", "1"));
+    const url = await createWorkspace(page, "Interrupted");
+    await timeline(page).getByRole("button", { name: "New save point" }).click();
+    await page.getByLabel("Save point name").press("Enter");
+    await expect(timeline(page).getByRole("button", { name: /^Save point, / })).toBeVisible();
+    // Change three files by hand: two edited, one new.
+    await treeItem(page, "README.md").click();
+    await typeInEditor(page, "MINE ");
+    await page.keyboard.press("Control+s");
+    await treeItem(page, "src").click();
+    await treeItem(page, "src/greet.ts").click();
+    await typeInEditor(page, "// MINE TOO\n");
+    await page.keyboard.press("Control+s");
+    await page.getByRole("button", { name: "New file" }).click();
+    await page.getByLabel("New file name").fill("new.txt");
+    await page.getByLabel("New file name").press("Enter");
+    await typeInEditor(page, "brand new");
+    await page.keyboard.press("Control+s");
+    await expect(page.getByRole("tab", { name: /new\.txt/ }).getByLabel("unsaved changes")).toHaveCount(0);
+    await expect(treeItem(page, "src/greet.ts").locator(".git")).toHaveText("M");
+
+    await timeline(page).getByRole("button", { name: /^Save point, / }).click();
+    await expect(previewFiles(page)).toHaveCount(3);
+    await page.evaluate(async (n) => {
+      const w = window as unknown as { __tabulaTesting: { checkpoints(): Promise<{ afterRestoreWrite?: (p: string, count: number) => unknown }> }; __parked?: string };
+      const t = await w.__tabulaTesting.checkpoints();
+      t.afterRestoreWrite = (p, count) => {
+        if (count < n) return undefined;
+        w.__parked ??= p;
+        return new Promise(() => undefined);
+      };
+    }, parkAfter);
+    await preview(page).getByRole("button", { name: "Restore files…" }).click();
+    await page.getByRole("dialog", { name: "Restore files" }).getByRole("button", { name: "Restore" }).click();
+    await page.waitForFunction(() => (window as unknown as { __parked?: string }).__parked);
+    await page.close();
+
+    const again = await context.newPage();
+    await again.goto(url);
+    await expect(again.getByTestId("restore-recovery")).toContainText("rolled back");
+    await expect(again.getByTestId("restore-recovery")).toContainText("nothing was lost");
+    await treeItem(again, "new.txt").click();
+    await expect.poll(() => editorText(again)).toBe("brand new");
+    await treeItem(again, "README.md").click();
+    await expect.poll(() => editorText(again)).toContain("MINE ");
+    await treeItem(again, "src").click();
+    await treeItem(again, "src/greet.ts").click();
+    await expect.poll(() => editorText(again)).toContain("// MINE TOO");
+  });
+}

@@ -48,6 +48,11 @@ test("rename, move by drag and drop, delete and undo in the file tree", async ({
   await page.getByRole("tree", { name: "Files" }).focus();
   await page.keyboard.press("ArrowUp");
   await expect(page.locator('[role="treeitem"][aria-selected="true"]')).toHaveAttribute("data-path", ".gitignore");
+  await page.keyboard.press("F2");
+  await page.getByLabel("New name").fill(".gitignore-renamed");
+  await page.keyboard.press("Enter");
+  await expect(treeItem(page, ".gitignore-renamed")).toBeVisible();
+  await expect(treeItem(page, ".gitignore")).toHaveCount(0);
 });
 
 test("find in files lists matches and a click jumps to the line; Ctrl+P opens by name", async ({ page }) => {

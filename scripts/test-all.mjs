@@ -1,17 +1,27 @@
 #!/usr/bin/env node
 /**
  * The one test command (`npm test`): unit tests (vitest, Node), a production build (which also
- * type-checks), then end-to-end tests (Playwright in Debian's Chromium). It ends with the plain
- * line "N passed, N failed" and a non-zero exit code on any failure.
+ * type-checks), then end-to-end tests (Playwright in Debian's Chromium). Its very last line is
+ * exactly "N passed, N failed, N skipped" (CI reads it) and the exit code is non-zero on any
+ * failure.
+ *
+ * The figures are true ones: skipped and todo tests are counted as skipped; a test file that
+ * fails to load counts its tests when they are known (else 1, and the file is named); a failed
+ * build counts every e2e test it blocked as failed; a `.only` anywhere fails the run (vitest
+ * `allowOnly: false`, Playwright `forbidOnly: true`).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 
 const reports = ".ci-reports";
 fs.mkdirSync(reports, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 let passed = 0;
 let failed = 0;
+let skipped = 0;
+/** Why something counted as failed without being a failed test, repeated before the count. */
+const notes = [];
 
 function run(label, cmd, args) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(" ")}`);
@@ -29,33 +39,89 @@ function readJson(file) {
 
 // 1. Unit tests.
 fs.rmSync(`${reports}/vitest.json`, { force: true });
-const unitOk = run("unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${reports}/vitest.json`]);
+const unitOk = run("unit", "npx", ["vitest", "run", "--allowOnly=false", "--reporter=default", "--reporter=json", `--outputFile=${reports}/vitest.json`]);
 const unit = readJson(`${reports}/vitest.json`);
 if (unit) {
   passed += unit.numPassedTests;
   failed += unit.numFailedTests;
-  if (!unitOk && unit.numFailedTests === 0) failed += 1; // e.g. a suite that failed to load
-} else failed += 1;
+  skipped += (unit.numPendingTests ?? 0) + (unit.numTodoTests ?? 0);
+  let unitFailuresSeen = unit.numFailedTests;
+  for (const file of unit.testResults ?? []) {
+    if (file.status !== "failed") continue;
+    const results = file.assertionResults ?? [];
+    if (results.some((a) => a.status === "failed")) continue; // already counted
+    const rel = path.relative(process.cwd(), file.name);
+    const firstLine = String(file.message ?? "").split("\n")[0];
+    if (results.length > 0) {
+      // It loaded and its tests are known, but the file failed (a hook, an error outside tests):
+      // its tests that "passed" did not really run to the end.
+      const known = results.filter((a) => a.status === "passed").length;
+      passed -= known;
+      failed += Math.max(1, known);
+      unitFailuresSeen += Math.max(1, known);
+      notes.push(`${rel} failed outside its tests (${firstLine}): its ${known} test(s) count as failed`);
+    } else {
+      failed += 1;
+      unitFailuresSeen += 1;
+      notes.push(`${rel} failed to load (${firstLine}): counted as 1 failure, its tests are unknown`);
+    }
+  }
+  if (!unitOk && unitFailuresSeen === 0) {
+    failed += 1;
+    notes.push("vitest exited with an error outside any test (an unhandled error?): counted as 1 failure");
+  }
+} else {
+  failed += 1;
+  notes.push("vitest wrote no report: counted as 1 failure");
+}
+
+/** How many e2e tests there are, without a build or a server: `playwright test --list`. */
+function countE2eTests() {
+  const r = spawnSync("npx", ["playwright", "test", "--list", "--reporter=json"], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  try {
+    const stats = JSON.parse(r.stdout).stats;
+    return stats.expected + stats.skipped + stats.unexpected + stats.flaky;
+  } catch {
+    return undefined;
+  }
+}
 
 // 2. Build (type-check included). The e2e tests run against this build.
 const skipE2e = process.argv.includes("--unit-only");
 if (!skipE2e) {
   const buildOk = run("build", "npx", ["next", "build"]);
   if (!buildOk) {
-    failed += 1;
-    console.log("next build failed: end-to-end tests skipped");
+    const blocked = countE2eTests();
+    failed += blocked ?? 1;
+    notes.push(blocked === undefined ? "next build failed and the e2e tests could not be listed: counted as 1 failure" : `next build failed: the ${blocked} end-to-end tests it blocked count as failed`);
   } else {
-    // 3. End-to-end tests.
+    // 3. End-to-end tests (the config's json reporter writes .ci-reports/playwright.json).
     fs.rmSync(`${reports}/playwright.json`, { force: true });
     const e2eOk = run("e2e", "npx", ["playwright", "test"]);
     const e2e = readJson(`${reports}/playwright.json`);
     if (e2e?.stats) {
-      passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
-      failed += e2e.stats.unexpected;
-      if (!e2eOk && e2e.stats.unexpected === 0) failed += 1;
-    } else failed += 1;
+      const s = e2e.stats;
+      passed += s.expected + (s.flaky ?? 0);
+      failed += s.unexpected;
+      skipped += s.skipped ?? 0;
+      if (!e2eOk && s.unexpected === 0) {
+        // Nothing failed, yet the run did (a `.only` under forbidOnly, a config or server error):
+        // every test that did not pass counts as failed.
+        const total = countE2eTests();
+        const notRun = total === undefined ? 1 : Math.max(1, total - s.expected - (s.flaky ?? 0));
+        const why = (e2e.errors ?? []).map((e) => String(e.message ?? "").split("\n")[0]).filter(Boolean)[0] ?? "see the output above";
+        skipped -= Math.min(skipped, s.skipped ?? 0);
+        failed += notRun;
+        notes.push(`playwright failed outside any test (${why}): ${notRun} test(s) count as failed`);
+      }
+    } else {
+      const total = countE2eTests();
+      failed += total ?? 1;
+      notes.push(`playwright wrote no report: ${total ?? 1} test(s) count as failed`);
+    }
   }
 }
 
-console.log(`\n${passed} passed, ${failed} failed`);
+if (notes.length) console.log(`\n${notes.map((n) => `! ${n}`).join("\n")}`);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed === 0 ? 0 : 1);

@@ -49,6 +49,8 @@ export type MockRequest = {
   at: number;
   /** Index of the script turn that answered it (-1: none). */
   turn: number;
+  /** The client closed the connection before the answer was complete (e.g. Stop). */
+  abortedByClient?: boolean;
 };
 
 export type MockModelServer = {
@@ -174,6 +176,7 @@ export async function startMockModelServer(opts: { port?: number; script?: MockT
     let closed = false;
     res.on("close", () => {
       closed = true;
+      if (!res.writableEnded) entry.abortedByClient = true;
     });
     for (let i = 0; i < events.length; i++) {
       if (closed) return;

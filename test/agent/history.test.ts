@@ -137,6 +137,8 @@ describe("slash commands, fork, edit and resend", () => {
     expect(t.session.checkpoints).toHaveLength(1);
   });
 
+  // On fake checkpoints: what the session asks for and how it words the result. The files
+  // themselves are checked on the real engine in history-real.test.ts.
   it("/undo restores the last checkpoint", async () => {
     const t = h([{ text: "a" }, { text: "b" }]);
     expect((await t.session.run("/undo")).summary).toContain("no checkpoint");

@@ -16,6 +16,7 @@ import { createDemoModel } from "../../lib/providers";
 import { SAMPLE_PROJECT } from "../../lib/workspaces/sample";
 import { populateWorkspace } from "../../lib/workspaces/create";
 import { cleanupList, scripted } from "./helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 const cleanups = cleanupList();
 afterEach(() => cleanups.run());
@@ -43,7 +44,7 @@ describe("agent on the real checkpoint engine and shell", () => {
   it("the Demo provider shows the product on the sample workspace: read, edit, command, complete; /undo restores", async () => {
     const ws = await sampleWorkspace();
     const original = ws.read("src/greet.ts");
-    const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs: ws.wsfs, defenseInDepth: false }), model: createDemoModel(), workspaceId: "sample" });
+    const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs: ws.wsfs, defenseInDepth: testDefenseInDepth }), model: createDemoModel(), workspaceId: "sample" });
     const events = record(session);
     const r = await session.run("Show me what you can do");
     expect(r.status, r.reason).toBe("completed");
@@ -74,7 +75,7 @@ describe("agent on the real checkpoint engine and shell", () => {
   it("plan mode: the shell runs read-only, so a write trick cannot change the workspace", async () => {
     const ws = await sampleWorkspace();
     const session = new AgentSession({
-      deps: createWorkspaceAgentDeps({ wsfs: ws.wsfs, defenseInDepth: false }),
+      deps: createWorkspaceAgentDeps({ wsfs: ws.wsfs, defenseInDepth: testDefenseInDepth }),
       model: scripted([{ toolCalls: [{ name: "run_commands", args: { commands: ["echo pwned > README.md", "cat README.md | head -1"] } }] }, { text: "ok" }]),
       workspaceId: "sample",
       mode: "plan",
@@ -89,7 +90,7 @@ describe("agent on the real checkpoint engine and shell", () => {
 
   it("stop cancels a running command through the shell's signal", async () => {
     const ws = await sampleWorkspace();
-    const deps = createWorkspaceAgentDeps({ wsfs: ws.wsfs, defenseInDepth: false });
+    const deps = createWorkspaceAgentDeps({ wsfs: ws.wsfs, defenseInDepth: testDefenseInDepth });
     await deps.shell({ readOnly: false }); // load just-bash up front so the timing below is the command's
     const session = new AgentSession({
       deps,

@@ -53,3 +53,42 @@ export function nativeCheckIgnore(dir: string, paths: string[]): Set<string> {
   }
   return new Set(out.split("\0").filter((p) => p !== ""));
 }
+
+/** Porcelain v1 `-z` records as [XY, path] (no renames in these scenarios). */
+function porcelain(out: string): [string, string][] {
+  return out
+    .split("\0")
+    .filter((f) => f !== "")
+    .map((f) => [f.slice(0, 2), f.slice(3)]);
+}
+
+/**
+ * The one word lib/git's fileStatus should give `p`, read off native git: its status lines for
+ * that path (ignored files included), else whether git tracks it.
+ */
+export function nativeFileStatus(dir: string, p: string): "unmodified" | "modified" | "added" | "deleted" | "untracked" | "ignored" | "absent" {
+  // An ignored directory is reported once ("!! build/"), even for a pathspec inside it.
+  const codes = porcelain(nativeGit(dir, "status", "--porcelain", "-z", "-uall", "--ignored=matching", "--", p))
+    .filter(([, path]) => path === p || (path.endsWith("/") && p.startsWith(path)))
+    .map(([xy]) => xy);
+  // Removed from the index but still on disk, git prints "D " and "??": the file is untracked.
+  if (codes.includes("??")) return "untracked";
+  if (codes.includes("!!")) return "ignored";
+  const [xy] = codes;
+  if (xy === undefined) return nativeGit(dir, "ls-files", "-z", "--", p) === "" ? "absent" : "unmodified";
+  if (xy.includes("D")) return "deleted";
+  if (xy[0] === "A") return "added";
+  return "modified";
+}
+
+/**
+ * The "!!" lines of `git status --porcelain --ignored=matching`: a directory an ignore pattern
+ * matches once, with "/"; other ignored files one by one. (Plain `--ignored` also folds a folder
+ * that merely holds only ignored files, e.g. "logs/": lib/git does not.)
+ */
+export function nativeIgnored(dir: string): string[] {
+  return porcelain(nativeGit(dir, "status", "--porcelain", "-z", "--ignored=matching"))
+    .filter(([xy]) => xy === "!!")
+    .map(([, path]) => path)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

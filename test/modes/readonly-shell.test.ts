@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShell, type Shell } from "../../lib/shell";
 import { allWrites, READ_CORPUS } from "./guard-corpus";
 import { copyTree, hashTree, jailedFs, makeFixtureRepo, materialize, removeTempDir, snapshotTree } from "./helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 const ENV = { GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" };
 
@@ -31,7 +32,7 @@ describe("the corpus through the read-only shell", () => {
 
   it("leaves the workspace byte-identical, .git included", async () => {
     const jail = jailedFs(repo);
-    const shell: Shell = await createShell({ fs: jail.fs, dir: repo, readOnly: true, defenseInDepth: false });
+    const shell: Shell = await createShell({ fs: jail.fs, dir: repo, readOnly: true, defenseInDepth: testDefenseInDepth });
     expect(shell.isReadOnly).toBe(true);
     const before = hashTree(repo);
     const leaks: string[] = [];
@@ -59,7 +60,7 @@ describe("the corpus through the read-only shell", () => {
       for (const cmd of allWrites()) {
         copy ??= materialize(snapshot);
         const jail = jailedFs(copy);
-        const shell = await createShell({ fs: jail.fs, dir: copy, defenseInDepth: false });
+        const shell = await createShell({ fs: jail.fs, dir: copy, defenseInDepth: testDefenseInDepth });
         await shell.exec(cmd, { env: ENV, timeoutMs: 5_000 });
         violations.push(...jail.violations.map((v) => `${cmd}: ${v}`));
         if (hashTree(copy) !== pristine) {

@@ -14,6 +14,7 @@ import { ChangeJournal, WorkspaceFs, type IsoFs } from "../../lib/fs";
 import { installModeHooks, modeSessionOptions } from "../../lib/modes";
 import { populateWorkspace } from "../../lib/workspaces/create";
 import { scripted } from "../agent/helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 let dir = "";
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ describe("mode profiles wired into a session", () => {
       { toolCalls: [{ name: "run_commands", args: { commands: ["echo changed > f.txt"] } }] },
       { text: "Done." },
     ]);
-    const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: false }), model, workspaceId: "w", mode: "plan", ...modeSessionOptions() });
+    const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: testDefenseInDepth }), model, workspaceId: "w", mode: "plan", ...modeSessionOptions() });
     installModeHooks(session);
     const events: AgentEvent[] = [];
     session.subscribe((e) => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { validatePlugin } from "../../lib/plugins/manifest";
 import { setupInProcess } from "../../lib/plugins/load";
 import { PluginHost } from "../../lib/plugins/host";
@@ -140,6 +140,9 @@ describe("background-terminal", () => {
         { toolCalls: [{ name: "background_start", args: { command: "build --slow" } }] },
         { toolCalls: [{ name: "background_status", args: {} }] },
         { text: "started" },
+        { toolCalls: [{ name: "background_start", args: { command: "watch --forever" } }] },
+        { toolCalls: [{ name: "background_delete", args: { id: "bg2" } }] },
+        { toolCalls: [{ name: "background_status", args: {} }, { name: "background_delete", args: { id: "bg2" } }] },
         { text: "saw it end" },
       ],
       { approveAll: true },
@@ -155,11 +158,20 @@ describe("background-terminal", () => {
     expect(start!.output).toContain("Started bg1");
     expect(status!.output).toMatch(/bg1 `build --slow`: running for \d+ s/);
     finish({ stdout: "line1\nBUILD OK", stderr: "", exitCode: 0 });
-    await new Promise((r) => setTimeout(r, 20));
-    const notice = t.session.messages.at(-1)!;
-    expect(notice).toMatchObject({ role: "user", kind: "notice" });
-    expect(JSON.stringify(notice)).toMatch(/Background task bg1 `build --slow`: exited with code 0 after \d+ s.*BUILD OK/);
-    await t.session.run("and?");
-    expect(JSON.stringify(t.model.calls.at(-1))).toContain("BUILD OK");
+    await vi.waitFor(() => expect(t.session.messages.at(-1)).toMatchObject({ role: "user", kind: "notice" }));
+    expect(JSON.stringify(t.session.messages.at(-1))).toMatch(/Background task bg1 `build --slow`: exited with code 0 after \d+ s.*BUILD OK/);
+    // Next run: its first request carries the notice; a second task is started, then deleted.
+    t.deps.sh.hang.add("watch --forever");
+    expect((await t.session.run("and?")).status).toBe("completed");
+    expect(JSON.stringify(t.model.calls[3])).toContain("BUILD OK");
+    const [, , start2, del, status2, delAgain] = t.of("tool-call-finished");
+    expect(start2!.output).toContain("Started bg2");
+    expect(del).toMatchObject({ status: "ok", output: "Deleted bg2." });
+    // Deleting stopped the command itself (its abort signal fired), and forgot the task.
+    await vi.waitFor(() => expect(t.deps.sh.commands.find((c) => c.command === "watch --forever")?.aborted).toBe(true));
+    expect(status2!.output).toContain("bg1 `build --slow`");
+    expect(status2!.output).not.toContain("bg2");
+    expect(delAgain).toMatchObject({ status: "error" });
+    expect(delAgain!.output).toContain("No background task bg2.");
   });
 });

@@ -3,7 +3,7 @@
  * session ids): tools listed, called through the agent with approval, errors reported.
  */
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpClient, mcpEntry, mcpToolName, resultToText } from "../../lib/plugins/mcp";
 import { PluginHost } from "../../lib/plugins/host";
 import { validatePlugin } from "../../lib/plugins/manifest";
@@ -63,17 +63,14 @@ describe("MCP (Streamable HTTP)", () => {
     const plugin = validatePlugin({ name: "echo-mcp", manifest: { capabilities: ["mcp"] }, setup: (api: { registerMcpServer(s: unknown): void }) => api.registerMcpServer({ name: "echo", url }) });
     const ctx = { workspaceInfo: { rootPath: "/", remotes: [] }, session: { id: "s", mode: "act" }, logger: console };
     await host.add({ name: "echo-mcp", source: "workspace", origin: "x", sandboxed: false, load: async () => ({ manifest: plugin.manifest, contributions: await setupInProcess(plugin, ctx) }) });
-    const states = () => host.list().map((p) => `${p.name}:${p.state.status}`);
-    for (const end = Date.now() + 5_000; states().join() !== "echo-mcp:loaded,mcp:echo:loaded" && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-    expect(states()).toEqual(["echo-mcp:loaded", "mcp:echo:loaded"]);
+    await vi.waitFor(() => expect(host.list().map((p) => `${p.name}:${p.state.status}`)).toEqual(["echo-mcp:loaded", "mcp:echo:loaded"]));
     await t.session.run("echo");
     expect(t.of("approval-requested").map((e) => e.toolName)).toEqual(["mcp__echo__echo", "mcp__echo__fail"]);
     const [ok, bad] = t.of("tool-call-finished");
     expect(ok).toMatchObject({ status: "ok", output: "echo: from the model" });
     expect(bad).toMatchObject({ status: "error", output: "it broke" });
     host.disable("echo-mcp");
-    await new Promise((r) => setTimeout(r, 10));
-    expect(host.list().map((p) => p.name)).toEqual(["echo-mcp"]);
+    await vi.waitFor(() => expect(host.list().map((p) => p.name)).toEqual(["echo-mcp"]));
   });
 
   it("an unreachable server fails to load with the reason", async () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -60,7 +61,11 @@ describe("git bundles", () => {
     const out = await exportSessionBundle(engine, t.ws, t.session, 1_700_000_000_000);
     const file = path.join(tmp(), "session.bundle");
     fs.writeFileSync(file, out.bundle);
-    expect(git(t.dir, ["bundle", "verify", file])).toContain("");
+    // git bundle verify reports on stderr and exits non-zero on a bad bundle.
+    const verify = spawnSync("git", ["bundle", "verify", file], { cwd: t.dir, encoding: "utf8" });
+    expect(verify.status, verify.stderr).toBe(0);
+    expect(verify.stderr).toContain(`${file} is okay`);
+    expect(verify.stdout + verify.stderr).toContain("The bundle records a complete history");
     const heads = git(t.dir, ["bundle", "list-heads", file]);
     expect(heads).toContain("refs/heads/main");
     expect(heads).toContain("refs/tabula/checkpoints/sOrig/1");

@@ -10,6 +10,7 @@ import { WorkspaceShellFs } from "../../lib/shell";
 import { parseFastFind } from "../../lib/shell/fastfind";
 import { parseFastGrep } from "../../lib/shell/fastgrep";
 import { tempWorkspace, type TempWorkspace } from "./helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 let ws: TempWorkspace;
 let plain: Bash;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   plain = new Bash({
     fs: new MountableFs({ base: new InMemoryFs(), mounts: [{ mountPoint: "/workspace", filesystem: adapter }] }),
     cwd: "/workspace",
-    defenseInDepth: false,
+    defenseInDepth: testDefenseInDepth,
   });
 });
 afterAll(() => ws.cleanup());

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { createShell, type Shell, type ShellExecOptions, type ShellResult } from "../../lib/shell";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 export type TempWorkspace = {
   dir: string;
@@ -27,7 +28,7 @@ export async function tempWorkspace(files: Record<string, string | Uint8Array> =
   }
   const journal = new ChangeJournal();
   const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal });
-  const shell = await createShell({ fs: fs as unknown as IsoFs, dir, wsfs, readOnly: opts.readOnly, defenseInDepth: false });
+  const shell = await createShell({ fs: fs as unknown as IsoFs, dir, wsfs, readOnly: opts.readOnly, defenseInDepth: testDefenseInDepth });
   return {
     dir,
     shell,

@@ -1,4 +1,8 @@
-/** The shell over lightning-fs on (fake) IndexedDB, the storage the browser uses. */
+/**
+ * The shell over lightning-fs on (fake) IndexedDB, the storage the browser uses. Always with
+ * just-bash's defense-in-depth off (the Node default): under Node the box blocks setImmediate,
+ * which fake-indexeddb needs, while just-bash's browser bundle never patches anything.
+ */
 import "fake-indexeddb/auto";
 (globalThis as { navigator?: object }).navigator ??= {};
 

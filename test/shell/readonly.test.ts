@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IsoFs } from "../../lib/fs";
 import { createShell, type Shell } from "../../lib/shell";
 import { cloneDir, gitEnv, hashTree, native, nativeSh, tempWorkspace, tick, type TempWorkspace } from "./helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 let ws: TempWorkspace;
 let ro: Shell;
@@ -123,7 +124,7 @@ describe("read-only (Plan mode) shell", () => {
       const copy = cloneDir(ws.dir);
       try {
         const before = hashTree(copy);
-        const rw = await createShell({ fs: fs as unknown as IsoFs, dir: copy, defenseInDepth: false });
+        const rw = await createShell({ fs: fs as unknown as IsoFs, dir: copy, defenseInDepth: testDefenseInDepth });
         await rw.exec(cmd, { env: gitEnv(), timeoutMs: 10_000 });
         if (hashTree(copy) !== before) changed++;
       } finally {
@@ -159,7 +160,7 @@ describe("read-only (Plan mode) shell", () => {
   });
 
   it("readOnlyView() of a writable shell shares caches and refuses writes", async () => {
-    const rw = await createShell({ fs: fs as unknown as IsoFs, dir: ws.dir, defenseInDepth: false });
+    const rw = await createShell({ fs: fs as unknown as IsoFs, dir: ws.dir, defenseInDepth: testDefenseInDepth });
     const twin = rw.readOnlyView();
     expect(twin.isReadOnly).toBe(true);
     expect(rw.isReadOnly).toBe(false);

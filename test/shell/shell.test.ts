@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { IsoFs } from "../../lib/fs";
 import { capOutput, CommandHistory, completions, createShell, DEFAULT_MOUNT_POINT, toShellPath, toWorkspacePath } from "../../lib/shell";
 import { tempWorkspace, type TempWorkspace } from "./helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 let ws: TempWorkspace;
 
@@ -206,7 +207,7 @@ describe("limits", () => {
   });
 
   it("caps output with a clear marker", async () => {
-    const shell = await createShell({ fs: fs as unknown as IsoFs, dir: ws.dir, limits: { maxOutputBytes: 1000 }, defenseInDepth: false });
+    const shell = await createShell({ fs: fs as unknown as IsoFs, dir: ws.dir, limits: { maxOutputBytes: 1000 }, defenseInDepth: testDefenseInDepth });
     const r = await shell.exec("seq 1 5000");
     expect(r.truncated).toBe(true);
     expect(r.stdout.length).toBeLessThan(1100);

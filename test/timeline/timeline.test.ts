@@ -14,6 +14,7 @@ import { ChangeJournal, WorkspaceFs, type IsoFs } from "../../lib/fs";
 import { populateWorkspace } from "../../lib/workspaces/create";
 import { Timeline, buildTimeline, conversationAt, workspaceHistory } from "../../lib/timeline";
 import { cleanupList, scripted } from "../agent/helpers";
+import { testDefenseInDepth } from "../helpers/defense-in-depth";
 
 const cleanups = cleanupList();
 afterEach(() => cleanups.run());
@@ -36,7 +37,7 @@ async function threeTurns() {
     edit("a.txt", "alpha one", "alpha three"),
     { text: "turn 3 done" },
   ]);
-  const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: false }), model, workspaceId: "w", checkpointRunEnd: true, approvals: { autoApprove: { edit: true, command: true } } as never });
+  const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: testDefenseInDepth }), model, workspaceId: "w", checkpointRunEnd: true, approvals: { autoApprove: { edit: true, command: true } } as never });
   session.subscribe((e) => {
     if (e.type === "approval-requested") session.approve(e.approvalId);
   });

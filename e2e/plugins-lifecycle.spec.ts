@@ -1,0 +1,99 @@
+import { test, expect, createWorkspace, treeItem } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
+
+const server = mockModelServerPerFile();
+
+/** Create a file from the explorer, type one line into it and save (as in plugins.spec.ts). */
+async function newFile(page: Page, path: string, text: string) {
+  await treeItem(page, "README.md").click();
+  await page.getByRole("button", { name: "New file" }).click();
+  await page.getByLabel("New file name").fill(path);
+  await page.getByLabel("New file name").press("Enter");
+  const tab = page.getByRole("tab", { name: new RegExp(path.split("/").pop()!.replace(/\./g, "\\.")) });
+  await expect(tab).toBeVisible();
+  await page.getByTestId("code-editor").locator(".view-lines").click();
+  expect(text).not.toContain("\n");
+  await page.keyboard.type(text);
+  await page.keyboard.press("Control+s");
+  await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
+}
+
+const transcript = (page: Page) => page.getByRole("log", { name: "Agent transcript" });
+
+test("built-in plugins: gitignore-guard and custom-compaction are off until switched on", async ({ page }) => {
+  await createWorkspace(page, "Built-ins");
+  await useMockModel(page, server.url);
+  await autoApprove(page);
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  for (const on of ["env-blocker", "protected-branch-guard", "background-terminal", "goto-definition"]) {
+    await expect(page.locator(`[data-plugin="built-in:${on}"]`)).toHaveAttribute("data-state", "loaded");
+  }
+  for (const off of ["gitignore-guard", "custom-compaction"]) {
+    await expect(page.locator(`[data-plugin="built-in:${off}"]`)).toHaveAttribute("data-state", "disabled");
+    await expect(page.getByLabel(`Enable built-in:${off}`)).not.toBeChecked();
+  }
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+
+  // Off: the agent may write into an ignored folder (dist/ is in the sample's .gitignore).
+  server.setScript([{ toolCalls: [{ name: "editor", args: { command: "create", path: "dist/one.js", file_text: "1\n" } }] }, { text: "Wrote one." }]);
+  await ask(page, "write one");
+  await expect(transcript(page)).toContainText("Wrote one.");
+  await expect(transcript(page).locator('[data-tool="editor"]')).toHaveAttribute("data-status", "ok");
+
+  // On: the same kind of call is refused.
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await page.getByLabel("Enable built-in:gitignore-guard").check();
+  await expect(page.locator('[data-plugin="built-in:gitignore-guard"]')).toHaveAttribute("data-state", "loaded");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  server.setScript([{ toolCalls: [{ name: "editor", args: { command: "create", path: "dist/two.js", file_text: "2\n" } }] }, { text: "Could not write two." }]);
+  await ask(page, "write two");
+  await expect(transcript(page)).toContainText("Could not write two.");
+  await expect(transcript(page).locator('[data-tool="editor"]').nth(1)).toHaveAttribute("data-status", "blocked");
+  await treeItem(page, "dist").click();
+  await expect(treeItem(page, "dist/one.js")).toBeVisible();
+  await expect(treeItem(page, "dist/two.js")).toHaveCount(0);
+});
+
+// A module-level counter shows which worker answered: a restarted plugin starts again from 0.
+const FLAKY = [
+  'let calls = 0; export default { name: "flaky", manifest: { capabilities: ["tools", "hooks"] }, setup(api) { api.registerTool({ name: "count_calls", description: "Count the calls",',
+  ' inputSchema: { type: "object", properties: {} }, effects: ["read"], async execute() { calls += 1; return { output: "calls: " + calls }; } }); },',
+  ' hooks: { beforeTool({ toolCall }) { if (toolCall.name === "search_codebase") { for (;;) {} } } } };',
+].join("");
+
+// Known defect, found by this test: after the stuck hook is cut off (3 s), the plugin's next
+// tool call stays "running…" past the 90 s test limit instead of running in a restarted worker
+// (the hooks of the restarted plugin do answer: plugins.spec.ts). Remove .fixme once fixed.
+test.fixme("a plugin stuck in a loop is stopped, then restarted on its next call, and its tool works again", async ({ page }) => {
+  await createWorkspace(page, "Restart");
+  await useMockModel(page, server.url);
+  await newFile(page, ".tabula/plugins/flaky.js", FLAKY);
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await expect(page.locator('[data-plugin="workspace:flaky"]')).toHaveAttribute("data-state", "loaded");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  server.setScript([
+    { toolCalls: [{ name: "count_calls", args: {} }] },
+    { toolCalls: [{ name: "count_calls", args: {} }] },
+    { toolCalls: [{ name: "search_codebase", args: { query: "greet" } }] },
+    { toolCalls: [{ name: "count_calls", args: {} }] },
+    { text: "All counted." },
+  ]);
+  await ask(page, "count");
+  await expect(transcript(page)).toContainText("All counted.", { timeout: 30_000 });
+  const counts = transcript(page).locator('[data-tool="count_calls"]');
+  await expect(counts).toHaveCount(3);
+  for (let i = 0; i < 3; i++) await counts.nth(i).click();
+  await expect(counts.nth(0)).toContainText("calls: 1");
+  await expect(counts.nth(1)).toContainText("calls: 2");
+  // The loop was cut off (its hook refused the call) ...
+  const stuck = transcript(page).locator('[data-tool="search_codebase"]');
+  await expect(stuck).toHaveAttribute("data-status", "blocked");
+  await stuck.click();
+  await expect(stuck).toContainText("was stopped");
+  // ... and the next call ran in a fresh worker: the count starts over.
+  await expect(counts.nth(2)).toHaveAttribute("data-status", "ok");
+  await expect(counts.nth(2)).toContainText("calls: 1");
+  await page.getByRole("button", { name: "Plugins", exact: true }).click();
+  await expect(page.locator('[data-plugin="workspace:flaky"]')).toHaveAttribute("data-state", "loaded");
+});

@@ -1,0 +1,103 @@
+import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
+
+const server = mockModelServerPerFile();
+
+const transcript = (page: Page) => page.getByRole("log", { name: "Agent transcript" });
+
+async function turn(page: Page, prompt: string, done: string) {
+  await ask(page, prompt);
+  await expect(transcript(page)).toContainText(done);
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+}
+
+/** The user message bubble holding `text`. */
+const prompt = (page: Page, text: string) => transcript(page).locator(".msg.user").filter({ hasText: text });
+
+/** Its Edit / Fork links show when the pointer is over it (and the agent is idle). */
+async function promptAction(page: Page, text: string, action: "Edit" | "Fork") {
+  await prompt(page, text).hover();
+  await prompt(page, text).getByRole("button", { name: action, exact: true }).click();
+}
+
+test("sessions are listed in History, searchable, and reopen with their conversation", async ({ page }) => {
+  await createWorkspace(page, "Session search");
+  await useMockModel(page, server.url);
+  server.setScript([{ text: "The parser is fixed." }, { text: "Notes written." }]);
+  await turn(page, "Fix the parser bug", "The parser is fixed.");
+  await page.getByRole("button", { name: "New", exact: true }).click();
+  await expect(transcript(page)).not.toContainText("The parser is fixed.");
+  await turn(page, "Write the release notes", "Notes written.");
+
+  await page.getByRole("button", { name: "History", exact: true }).click();
+  const list = page.getByRole("list", { name: "Sessions" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await page.getByLabel("Search sessions").fill("parser");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list).toContainText("Fix the parser bug");
+  await page.getByLabel("Search sessions").fill("no such words");
+  await expect(list).toContainText("No sessions match.");
+  await page.getByLabel("Search sessions").fill("PARSER");
+  await list.getByRole("button", { name: "Fix the parser bug", exact: true }).click();
+  await expect(transcript(page)).toContainText("The parser is fixed.");
+  await expect(transcript(page)).not.toContainText("Notes written.");
+});
+
+test("edit & resend with 'also restore files': that turn's changes are undone, the edited prompt runs instead", async ({ page }) => {
+  await createWorkspace(page, "Edit resend");
+  await useMockModel(page, server.url);
+  await autoApprove(page);
+  server.setScript([
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } }] },
+    { text: "Greeting changed." },
+    { toolCalls: [{ name: "editor", args: { command: "create", path: "src/farewell.ts", file_text: "export const bye = 1;\n" } }] },
+    { text: "Farewell added." },
+    { text: "Nothing to add this time." },
+  ]);
+  await turn(page, "change the greeting", "Greeting changed.");
+  await turn(page, "add a farewell module", "Farewell added.");
+  await treeItem(page, "src").click();
+  await expect(treeItem(page, "src/farewell.ts")).toBeVisible();
+
+  await promptAction(page, "add a farewell module", "Edit");
+  await page.getByLabel("Edit prompt").fill("just say hi");
+  await page.getByLabel("also restore files to before this turn").check();
+  await page.getByRole("button", { name: "Resend" }).click();
+  await expect(transcript(page)).toContainText("Nothing to add this time.");
+  // The files went back to before turn 2; turn 1's edit stays.
+  await expect(treeItem(page, "src/farewell.ts")).toHaveCount(0);
+  await treeItem(page, "src/greet.ts").click();
+  await expect.poll(() => editorText(page)).toContain("Howdy");
+  // The conversation: turn 1, then the edited prompt; the old turn 2 is gone, for the model too.
+  await expect(transcript(page)).not.toContainText("add a farewell module");
+  await expect(transcript(page)).not.toContainText("Farewell added.");
+  const last = JSON.stringify(server.requests.at(-1)!.body.messages);
+  expect(last).toContain("change the greeting");
+  expect(last).toContain("just say hi");
+  expect(last).not.toContain("add a farewell module");
+});
+
+test("fork from a prompt: a new session with the conversation up to there; the original stays whole", async ({ page }) => {
+  await createWorkspace(page, "Fork");
+  await useMockModel(page, server.url);
+  server.setScript([{ text: "Answer one." }, { text: "Answer two." }, { text: "Answer in the fork." }]);
+  await turn(page, "question one", "Answer one.");
+  await turn(page, "question two", "Answer two.");
+  await promptAction(page, "question one", "Fork");
+  await expect(page.locator(".agent-title")).toHaveText(/^Fork of /);
+  await expect(transcript(page)).toContainText("question one");
+  await expect(transcript(page)).not.toContainText("Answer two.");
+  await turn(page, "continue here", "Answer in the fork.");
+  const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
+  expect(sent).toContain("question one");
+  expect(sent).toContain("continue here");
+  expect(sent).not.toContain("Answer two.");
+
+  await page.getByRole("button", { name: "History", exact: true }).click();
+  const list = page.getByRole("list", { name: "Sessions" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await list.getByRole("button", { name: /^question one/i }).and(list.locator("button:not([aria-label])")).click();
+  await expect(transcript(page)).toContainText("Answer two.");
+  await expect(transcript(page)).not.toContainText("Answer in the fork.");
+});
