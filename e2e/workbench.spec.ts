@@ -6,6 +6,7 @@ const selected = (page: Page) => page.locator('[role="treeitem"][aria-selected="
 test("the file tree works from the keyboard alone: arrows, Home/End, expand/collapse, Enter opens, F2 renames, Delete deletes", async ({ page }) => {
   await createWorkspace(page, "Keyboard tree");
   const tree = page.getByRole("tree", { name: "Files" });
+  await expect(treeItem(page, "package.json")).toBeVisible(); // the rows are there to move over
   await tree.focus();
   await page.keyboard.press("Home");
   await expect(selected(page)).toHaveAttribute("data-path", "docs");
