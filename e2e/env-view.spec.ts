@@ -1,23 +1,11 @@
 import { test, expect, createWorkspace, treeItem } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
+import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
 const SECRET = "super-secret-7c1e";
 
-/** Create a file from the explorer and type `text` into it, then save. */
-async function newFile(page: Page, path: string, text: string) {
-  await treeItem(page, "README.md").click();
-  await page.getByRole("button", { name: "New file" }).click();
-  await page.getByLabel("New file name").fill(path);
-  await page.getByLabel("New file name").press("Enter");
-  const tab = page.getByRole("tab", { name: new RegExp(path.split("/").pop()!.replace(/\./g, "\\.")) });
-  await expect(tab).toBeVisible();
-  await page.getByTestId("code-editor").locator(".view-lines").click();
-  await page.keyboard.type(text);
-  await page.keyboard.press("Control+s");
-  await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
-}
 
 // The forms the static check of env-blocker does not see: only the agent's file view stops them.
 const FORMS = ["cat .e*", "f=.env; cat $f", "cat $(echo LmVudg== | base64 -d)", "cat sub/.e?v.local", "ls -a . sub"];

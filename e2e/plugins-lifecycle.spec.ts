@@ -1,23 +1,10 @@
 import { test, expect, createWorkspace, treeItem } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
+import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
 
-/** Create a file from the explorer, type one line into it and save (as in plugins.spec.ts). */
-async function newFile(page: Page, path: string, text: string) {
-  await treeItem(page, "README.md").click();
-  await page.getByRole("button", { name: "New file" }).click();
-  await page.getByLabel("New file name").fill(path);
-  await page.getByLabel("New file name").press("Enter");
-  const tab = page.getByRole("tab", { name: new RegExp(path.split("/").pop()!.replace(/\./g, "\\.")) });
-  await expect(tab).toBeVisible();
-  await page.getByTestId("code-editor").locator(".view-lines").click();
-  expect(text).not.toContain("\n");
-  await page.keyboard.type(text);
-  await page.keyboard.press("Control+s");
-  await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
-}
 
 const transcript = (page: Page) => page.getByRole("log", { name: "Agent transcript" });
 

@@ -4,6 +4,7 @@ import http from "node:http";
 import fs from "node:fs";
 import { zipSync, strToU8 } from "fflate";
 import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
+import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
 const SINK_PORT = 3311;
@@ -114,19 +115,6 @@ test("an imported zip opens restricted: its plugin and hook never run until trus
   }
 });
 
-/** Create a file from the explorer and type `text` into it (one line, key by key), then save. */
-async function newFile(page: Page, path: string, text: string) {
-  await treeItem(page, "README.md").click();
-  await page.getByRole("button", { name: "New file" }).click();
-  await page.getByLabel("New file name").fill(path);
-  await page.getByLabel("New file name").press("Enter");
-  const tab = page.getByRole("tab", { name: new RegExp(path.split("/").pop()!.replace(/\./g, "\\.")) });
-  await expect(tab).toBeVisible();
-  await page.getByTestId("code-editor").locator(".view-lines").click();
-  await page.keyboard.type(text);
-  await page.keyboard.press("Control+s");
-  await expect(tab.getByLabel("unsaved changes")).toHaveCount(0);
-}
 
 const X = (version: string) =>
   `export default { name: "x", manifest: { capabilities: ["tools"] }, setup(api) { api.registerTool({ name: "x", description: "Which x", inputSchema: { type: "object" }, effects: ["read"], async execute() { return { output: "x ${version}" }; } }); } };`;

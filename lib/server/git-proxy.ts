@@ -12,6 +12,7 @@ import net from "node:net";
 import { Readable } from "node:stream";
 import { parseAllowList, resolveTarget, type AllowList, type LookupAll } from "./git-proxy-address";
 import { checkCaller, checkGitProxyRequest, GIT_PROXY_LIMITS, isGitResponseType } from "./git-proxy-policy";
+import { BodyTooLarge, readCapped } from "./read-capped";
 
 export type GitProxyOptions = {
   allow: AllowList;
@@ -29,25 +30,6 @@ function fail(status: number, error: string) {
   return Response.json({ error }, { status, headers: { "cache-control": "no-store" } });
 }
 
-class TooLarge extends Error {}
-
-async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer> {
-  if (!body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new TooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** One request to `target`, connected to `address` whatever the name resolves to by now. */
 function send(
@@ -103,9 +85,9 @@ export function createGitProxy(options: GitProxyOptions): (request: Request) => 
     let body: Buffer | undefined;
     if (method === "POST") {
       try {
-        body = await readCapped(request.body, limits.maxRequestBytes);
+        body = Buffer.from(await readCapped(request.body, limits.maxRequestBytes));
       } catch (error) {
-        if (error instanceof TooLarge) return fail(413, "Request too large.");
+        if (error instanceof BodyTooLarge) return fail(413, "Request too large.");
         throw error;
       }
     }

@@ -1,34 +1,10 @@
 import { publicOrigin } from "@/lib/server/public-origin";
 import { clientKey, shareService } from "@/lib/server/shares/config";
 import { ShareError } from "@/lib/server/shares/service";
+import { BodyTooLarge, readCapped } from "@/lib/server/read-capped";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-/** Read a request body, refusing it as soon as it grows past `limit` bytes. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new ShareError(413, `The share is larger than this server accepts (${limit} bytes).`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let pos = 0;
-  for (const c of chunks) {
-    out.set(c, pos);
-    pos += c.byteLength;
-  }
-  return out;
-}
 
 /** POST /api/shares?expiresIn=<seconds> with a share package (application/zip) → { id, url, deleteSecret, expiresAt }. */
 export async function POST(request: Request): Promise<Response> {
@@ -36,7 +12,13 @@ export async function POST(request: Request): Promise<Response> {
     const service = shareService();
     const url = new URL(request.url);
     const expires = url.searchParams.get("expiresIn");
-    const data = await readCapped(request.body, service.maxBytes);
+    let data: Uint8Array;
+    try {
+      data = await readCapped(request.body, service.maxBytes);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) throw new ShareError(413, `The share is larger than this server accepts (${service.maxBytes} bytes).`);
+      throw e;
+    }
     const r = await service.create(data, { client: clientKey(request.headers), expiresInMs: expires ? Number(expires) * 1000 : undefined });
     return Response.json({ ...r, url: `${publicOrigin(request)}/s/${r.id}` }, { status: 201, headers: { "cache-control": "no-store" } });
   } catch (e) {
