@@ -8,7 +8,9 @@ const PORT = Number(process.env.TABULA_E2E_PORT ?? 3100);
 // Shares published by the tests go to a fresh folder per run, never to a developer's
 // ./.data/shares. This file is loaded again in every worker process: the folder is made once,
 // by the runner, and handed down through the environment (the spec files read it too).
-if (!process.env.TABULA_E2E_SHARE_DIR) process.env.TABULA_E2E_SHARE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-e2e-shares-"));
+// (`--list` starts no server and runs no teardown: it needs no folder.)
+const listing = process.argv.includes("--list");
+if (!process.env.TABULA_E2E_SHARE_DIR && !listing) process.env.TABULA_E2E_SHARE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-e2e-shares-"));
 const SHARE_DIR = process.env.TABULA_E2E_SHARE_DIR;
 
 export default defineConfig({
