@@ -53,6 +53,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { TABULA_SHARE_DIR: SHARE_DIR },
+    env: SHARE_DIR ? { TABULA_SHARE_DIR: SHARE_DIR } : {},
   },
 });
