@@ -96,6 +96,9 @@ test("an imported zip opens restricted: its plugin and hook never run until trus
     await ask(page, "probe it");
     await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Probed.");
     await expect(await toolRow(page, "probe", 0)).toContainText("probe says: module body ran object");
+    // Trusted still means sandboxed: its module body and setup tried the sink again, and the
+    // browser (the sandbox's opaque origin and no-connection CSP) let nothing through.
+    expect(sink.hits).toEqual([]);
 
     // Remembered across a reload.
     await page.reload();
