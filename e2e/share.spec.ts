@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 import { formatBytes } from "../lib/editor/file-kind";
+import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
 
@@ -19,13 +20,14 @@ async function stranger(browser: Browser, leaks: string[]) {
 
 test("share with a preview and redaction, replay and scrub in a fresh browser, fork, revoke", async ({ page, browser }) => {
   await createWorkspace(page, "Sharer");
+  // The user keeps a key in .env (the agent could not write it: env-blocker hides .env from it).
+  await newFile(page, ".env", `ANTHROPIC_API_KEY=${KEY}`);
   await useMockModel(page, server.url);
   await autoApprove(page, { commands: false });
   server.setScript([
     {
       toolCalls: [
         { name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } },
-        { name: "editor", args: { command: "create", path: ".env", file_text: `ANTHROPIC_API_KEY=${KEY}\n` } },
         { name: "editor", args: { command: "create", path: "src/config.ts", file_text: `export const key = "${KEY}";\n` } },
       ],
     },
