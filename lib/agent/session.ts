@@ -1129,6 +1129,11 @@ export class AgentSession {
     const tool = this.tools.find((t) => t.name === call.toolName);
     const parsed = parseJson(call.input);
     let input: unknown = parsed.ok ? parsed.value : call.input;
+    // The loop guard's streak counts every call the model makes, as the model made it: a call
+    // refused on the way (unknown, invalid, blocked by a hook) breaks a run of identical calls.
+    const loopKey = `${call.toolName}\u0000${stableStringify(input)}`;
+    state.loopCount = state.loopKey === loopKey ? state.loopCount + 1 : 1;
+    state.loopKey = loopKey;
     this.emit({
       type: "tool-call-started",
       runId: state.runId,
@@ -1211,10 +1216,7 @@ export class AgentSession {
       input = again.data;
     }
 
-    // 5. Loop guard: the same call with the same arguments N times in a row.
-    const key = `${tool.name}\u0000${stableStringify(input)}`;
-    state.loopCount = state.loopKey === key ? state.loopCount + 1 : 1;
-    state.loopKey = key;
+    // 5. Loop guard: the same call with the same arguments N times in a row (counted above).
     const threshold = this.opts.loopGuardThreshold ?? 3;
     if (state.loopCount >= threshold) {
       const answer = await this.requestApproval(state, {

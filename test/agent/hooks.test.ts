@@ -309,6 +309,16 @@ describe("loop guard", () => {
     expect(t.of("tool-call-finished").map((e) => e.status)).toEqual(["ok", "ok", "ok", "ok"]);
   });
 
+  it("a call refused on the way (a hook, an unknown tool) breaks the streak", async () => {
+    const call = { name: "list_files", args: { path: "" } };
+    const t = h([{ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [{ name: "search_codebase", args: { query: "x" } }] }, { toolCalls: [{ name: "no_such_tool", args: {} }] }, { toolCalls: [call] }, { text: "done" }]);
+    t.session.hooks.register({ name: "refuse-search", hooks: { beforeTool: ({ toolCall }) => (toolCall.name === "search_codebase" ? { skip: true, reason: "no searching" } : undefined) } });
+    const r = await t.session.run("go");
+    expect(r.status).toBe("completed");
+    expect(t.of("approval-requested").filter((e) => e.kind === "loop-guard")).toHaveLength(0);
+    expect(t.of("tool-call-finished").map((e) => `${e.toolName}:${e.status}`)).toEqual(["list_files:ok", "list_files:ok", "search_codebase:blocked", "no_such_tool:error", "list_files:ok"]);
+  });
+
   it("different arguments do not trip it", async () => {
     const turns = [1, 2, 3, 4].map((i) => ({ toolCalls: [{ name: "list_files", args: { max_entries: i } }] }));
     const t = h([...turns, { text: "ok" }]);
