@@ -84,3 +84,41 @@ test("a plugin stuck in a loop is stopped, then restarted on its next call, and 
   await page.getByRole("button", { name: "Plugins", exact: true }).click();
   await expect(page.locator('[data-plugin="workspace:flaky"]')).toHaveAttribute("data-state", "loaded");
 });
+
+// Where a plugin's code runs shows in what its module can reach: a sandboxed one has no document.
+const WHERE =
+  'export default { name: "where", manifest: { capabilities: ["tools"] }, setup(api) { api.registerTool({ name: "where_am_i", description: "Say where this runs", inputSchema: { type: "object", properties: {} }, effects: ["read"], async execute() { return { output: "document=" + typeof globalThis.document + " origin=" + globalThis.origin }; } }); } };';
+
+test("ticking 'in page' runs a workspace plugin in the page instead of the sandbox, and unticking puts it back", async ({ page }) => {
+  await createWorkspace(page, "In page");
+  await useMockModel(page, server.url);
+  await newFile(page, ".tabula/plugins/where.js", WHERE);
+  const plugins = page.getByRole("button", { name: "Plugins", exact: true });
+  const row = page.locator('[data-plugin="workspace:where"]');
+  await plugins.click();
+  await expect(row).toHaveAttribute("data-state", "loaded");
+  await expect(row).toContainText("sandboxed");
+  await plugins.click();
+
+  const call = async (n: number) => {
+    server.setScript([{ toolCalls: [{ name: "where_am_i", args: {} }] }, { text: `Answer ${n}.` }]);
+    await ask(page, `where ${n}`);
+    await expect(transcript(page)).toContainText(`Answer ${n}.`);
+    const tool = transcript(page).locator('[data-tool="where_am_i"]').nth(n);
+    await tool.click();
+    return tool;
+  };
+  await expect(await call(0)).toContainText("document=undefined origin=null");
+
+  await plugins.click();
+  await row.getByLabel("Run workspace:where in the page").check();
+  await expect(row).toContainText("in-process");
+  await plugins.click();
+  await expect(await call(1)).toContainText(`document=object origin=${new URL(page.url()).origin}`);
+
+  await plugins.click();
+  await row.getByLabel("Run workspace:where in the page").uncheck();
+  await expect(row).toContainText("sandboxed");
+  await plugins.click();
+  await expect(await call(2)).toContainText("document=undefined origin=null");
+});
