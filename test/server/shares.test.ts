@@ -7,15 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import S3rver from "s3rver";
-import * as engine from "../../lib/checkpoints";
-import { planShare, buildShare } from "../../lib/share/package";
 import { DiskShareBackend } from "../../lib/server/shares/disk-backend";
 import { S3ShareBackend } from "../../lib/server/shares/s3-backend";
 import { isShareId, type ShareBackend } from "../../lib/server/shares/backend";
 import { ShareService } from "../../lib/server/shares/service";
 import { RateLimiter } from "../../lib/server/shares/rate-limit";
-import type { SessionData } from "../../lib/agent/session";
-import { git, nodeFs, tempRepo, writeFiles } from "../checkpoints/helpers";
+import { sharePackageOf } from "../share/share-fixture";
 
 let pkg: Uint8Array;
 let s3: S3rver;
@@ -23,21 +20,7 @@ let s3Port = 0;
 const tmp: string[] = [];
 
 beforeAll(async () => {
-  const dir = tempRepo();
-  tmp.push(dir);
-  writeFiles(dir, { "a.txt": "hello\n" });
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "x"]);
-  const ws = { fs: nodeFs, dir };
-  const c = await engine.createCheckpoint(ws, { sessionId: "s1", run: 1 });
-  const session = {
-    version: 1, id: "s1", workspaceId: "w", title: "Shared session", mode: "act", createdAt: 1, updatedAt: 1,
-    messages: [{ id: "m1", role: "user", kind: "prompt", run: 1, createdAt: 1, content: [{ type: "text", text: "hi" }] }],
-    checkpoints: [{ run: 1, runId: "r", ref: c.ref, oid: c.oid, createdAt: 1 }],
-    usage: { inputTokens: 0, outputTokens: 0 }, runs: [], runCount: 1,
-    approvals: { autoApprove: { read: true, edit: false, command: false }, allowedCommandPrefixes: [] },
-  } as unknown as SessionData;
-  pkg = (await buildShare(ws, await planShare(engine, ws, session))).zip;
+  pkg = await sharePackageOf({ "a.txt": "hello\n" }, tmp);
   const s3dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-s3rver-"));
   tmp.push(s3dir);
   s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: s3dir, configureBuckets: [{ name: "tabula" }] });

@@ -4,32 +4,17 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as engine from "../../lib/checkpoints";
-import { planShare, buildShare } from "../../lib/share/package";
 import { toBase64Url } from "../../lib/share/links";
 import { DamagedLinkError, openSharedPackage } from "../../lib/share/open-link";
-import type { SessionData } from "../../lib/agent/session";
-import { git, nodeFs, tempRepo, writeFiles } from "../checkpoints/helpers";
+import * as engine from "../../lib/checkpoints";
+import { nodeFs, tempRepo } from "../checkpoints/helpers";
+import { sharePackageOf } from "./share-fixture";
 
 let fragment = "";
 const tmp: string[] = [];
 
 beforeAll(async () => {
-  const dir = tempRepo();
-  tmp.push(dir);
-  writeFiles(dir, { "a.txt": "hello\n".repeat(50), "src/b.ts": "export const b = 1;\n" });
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "x"]);
-  const ws = { fs: nodeFs, dir };
-  const c = await engine.createCheckpoint(ws, { sessionId: "s1", run: 1 });
-  const session = {
-    version: 1, id: "s1", workspaceId: "w", title: "Shared session", mode: "act", createdAt: 1, updatedAt: 1,
-    messages: [{ id: "m1", role: "user", kind: "prompt", run: 1, createdAt: 1, content: [{ type: "text", text: "hi" }] }],
-    checkpoints: [{ run: 1, runId: "r", ref: c.ref, oid: c.oid, createdAt: 1 }],
-    usage: { inputTokens: 0, outputTokens: 0 }, runs: [], runCount: 1,
-    approvals: { autoApprove: { read: true, edit: false, command: false }, allowedCommandPrefixes: [] },
-  } as unknown as SessionData;
-  fragment = toBase64Url((await buildShare(ws, await planShare(engine, ws, session))).zip);
+  fragment = toBase64Url(await sharePackageOf({ "a.txt": "hello\n".repeat(50), "src/b.ts": "export const b = 1;\n" }, tmp));
 });
 afterAll(() => {
   for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
