@@ -1,9 +1,9 @@
 "use client";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { AgentSession, HookRegistry, createBrowserAgentDeps, type AgentEvent, type AgentMode } from "@/lib/agent";
+import { createBrowserAgentDeps, type AgentEvent, type AgentMode, type AgentSession } from "@/lib/agent";
 import { ProviderSettingsStore } from "@/lib/providers";
 import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
-import { installModeHooks, modeSessionOptions } from "@/lib/modes";
+import { createModedSession, forkModedSession } from "@/lib/modes";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
@@ -41,10 +41,8 @@ export function useAgent(ws: WorkspaceState) {
     async (data?: Awaited<ReturnType<SessionStore["load"]>>) => {
       await settings.load();
       // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs.
-      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, ...modeSessionOptions() };
-      const s = data ? AgentSession.fromJSON(data, common) : new AgentSession({ ...common, workspaceId: ws.meta.id });
-      installModeHooks(s);
-      return s;
+      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true };
+      return createModedSession({ ...common, workspaceId: ws.meta.id }, data);
     },
     [deps, settings, ws.meta.id],
   );
@@ -193,9 +191,7 @@ export function useAgent(ws: WorkspaceState) {
   const fork = useCallback(
     async (messageId: string) => {
       if (!session) return;
-      // Its own hook registry: the mode guard must read the fork's mode, not the original's.
-      const forked = session.fork(messageId, { hooks: new HookRegistry() });
-      installModeHooks(forked);
+      const forked = forkModedSession(session, messageId);
       await store.save(forked.toJSON());
       setSession(forked);
       void refreshHistory();

@@ -8,5 +8,5 @@ export * from "./command-guard";
 export * from "./plan";
 export * from "./review";
 export * from "./tools";
-export { modeSessionOptions, installModeHooks } from "./session";
+export { modeSessionOptions, installModeHooks, createModedSession, forkModedSession } from "./session";
 export { reviewFromMessages, reviewMarkdown, type ReviewState } from "./review-transcript";

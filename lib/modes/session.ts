@@ -1,10 +1,12 @@
 /**
  * Wiring a session to the mode profiles: the tool list, the prompt preamble, the read-only
  * workspace and shell, and the guards all come from the one profile of the current mode.
- * Framework-free: the browser panel and Node tests call the same two functions.
+ * Framework-free: the browser panel and Node tests call the same functions. The app makes its
+ * sessions with `createModedSession` and `forkModedSession`, so no view can forget the guard.
  */
 import { builtinTools } from "../tools";
-import type { AgentSession, AgentSessionOptions } from "../agent";
+import { AgentSession, type AgentSessionOptions, type SessionData } from "../agent/session";
+import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
 import { modeGuardHooks, modeOutputHooks, modeSwitchNotice, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
 import { modeTools } from "./tools";
@@ -46,4 +48,24 @@ export function installModeHooks(session: AgentSession): () => void {
     offEvents();
     offBuilder();
   };
+}
+
+type ModedOptions = Omit<AgentSessionOptions, keyof ReturnType<typeof modeSessionOptions>>;
+
+/** A session on the mode profiles with its mode hooks installed: new, or restored from `data`. */
+export function createModedSession(options: ModedOptions, data?: SessionData): AgentSession {
+  const common = { ...options, ...modeSessionOptions() };
+  const session = data ? AgentSession.fromJSON(data, common) : new AgentSession(common);
+  installModeHooks(session);
+  return session;
+}
+
+/**
+ * A fork of `session` from `messageId`, with a hook registry of its own (its guard must read the
+ * fork's mode, not the original's) and its mode hooks installed.
+ */
+export function forkModedSession(session: AgentSession, messageId: string): AgentSession {
+  const forked = session.fork(messageId, { hooks: new HookRegistry() });
+  installModeHooks(forked);
+  return forked;
 }

@@ -11,7 +11,7 @@ import { AgentSession } from "../../lib/agent/session";
 import { createWorkspaceAgentDeps } from "../../lib/agent/workspace-deps";
 import type { AgentEvent } from "../../lib/agent/events";
 import { ChangeJournal, WorkspaceFs, type IsoFs } from "../../lib/fs";
-import { installModeHooks, modeSessionOptions } from "../../lib/modes";
+import { createModedSession, forkModedSession, installModeHooks, modeSessionOptions } from "../../lib/modes";
 import { populateWorkspace } from "../../lib/workspaces/create";
 import { scripted } from "../agent/helpers";
 import { testDefenseInDepth } from "../helpers/defense-in-depth";
@@ -62,5 +62,37 @@ describe("mode profiles wired into a session", () => {
     expect(promptText(firstActRequest + 1)).not.toContain("from Plan mode to Act mode");
     expect(events.filter((e) => e.type === "approval-requested")).toHaveLength(2);
     expect(fs.readFileSync(path.join(dir, "f.txt"), "utf8")).toBe("changed\n");
+  });
+});
+
+describe("the app's session factory", () => {
+  it("new, restored and forked sessions all carry the mode guard", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-modes-factory-"));
+    const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal: new ChangeJournal() });
+    await populateWorkspace(wsfs, [{ path: "f.txt", data: "original\n" }], { message: "init" });
+    const deps = createWorkspaceAgentDeps({ wsfs, defenseInDepth: testDefenseInDepth });
+    const write = { toolCalls: [{ name: "run_commands", args: { commands: ["echo x > f.txt"] } }] };
+    const refusedWithoutAsking = async (s: AgentSession) => {
+      const events: AgentEvent[] = [];
+      const off = s.subscribe((e) => events.push(e));
+      await s.run("write it");
+      off();
+      expect(events.filter((e) => e.type === "approval-requested")).toEqual([]);
+      const done = events.find((e) => e.type === "tool-call-finished" && e.toolName === "run_commands");
+      expect(done && done.type === "tool-call-finished" && done.status).toBe("blocked");
+      expect(fs.readFileSync(path.join(dir, "f.txt"), "utf8")).toBe("original\n");
+    };
+
+    const fresh = createModedSession({ deps, model: scripted([write, { text: "ok" }, { text: "No plan needed." }]), workspaceId: "w", mode: "plan" });
+    await refusedWithoutAsking(fresh);
+
+    const restored = createModedSession({ deps, model: scripted([write, { text: "ok" }, { text: "No plan needed." }]), workspaceId: "w" }, fresh.toJSON());
+    expect(restored.mode).toBe("plan");
+    await refusedWithoutAsking(restored);
+
+    const firstPrompt = fresh.messages.find((m) => m.role === "user")!;
+    const forked = forkModedSession(fresh, firstPrompt.id);
+    forked.setModel(scripted([write, { text: "ok" }, { text: "No plan needed." }]));
+    await refusedWithoutAsking(forked);
   });
 });
