@@ -149,7 +149,9 @@ export type AgentSessionOptions = {
   requireCheckpoint?: boolean;
   /** Modes whose worktree is read-only: tools get a read-only workspace and shell (default plan, review). */
   isReadOnlyMode?: (mode: AgentMode) => boolean;
-  /** Mode paragraph of the system prompt (the modes issue generates it from the profile). */
+  /** The mode's name in messages to the model and the user (the mode profiles' label). */
+  modeLabel?: (mode: AgentMode) => string;
+  /** Mode paragraph of the system prompt (lib/modes generates it from the mode profile). */
   modePreamble?: (mode: AgentMode, tools: readonly ToolDefinition[]) => string | undefined;
   systemPromptAppendix?: string;
   toolLimits?: Partial<ToolLimits>;
@@ -367,6 +369,10 @@ export class AgentSession {
   get pending(): { approvals: AgentEvent[]; questions: AgentEvent[] } {
     const events = (m: Map<string, Pending<unknown>>) => [...m.values()].map((p) => p.event).filter((e): e is AgentEvent => !!e);
     return { approvals: events(this.pendingApprovals as Map<string, Pending<unknown>>), questions: events(this.pendingQuestions as Map<string, Pending<unknown>>) };
+  }
+  /** The name of a mode as the user and the model read it. */
+  modeLabel(mode: AgentMode = this._mode): string {
+    return (this.opts.modeLabel ?? defaultModeLabel)(mode);
   }
   /** The tools offered in the current mode. */
   get surfaceTools(): readonly ToolDefinition[] {
@@ -818,7 +824,7 @@ export class AgentSession {
       } catch (err) {
         throw err instanceof AgentError
           ? err
-          : new AgentError("provider", `No model available for ${modeName(this._mode)} mode: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          : new AgentError("provider", `No model available for ${this.modeLabel(this._mode)} mode: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
       const model = handle.model;
       this.lastModel = { provider: model.provider, modelId: model.modelId };
@@ -1155,8 +1161,8 @@ export class AgentSession {
     }
     // 2. On the current mode's surface?
     if (!this.surface(this._mode, this.tools).some((t) => t.name === tool.name)) {
-      const reason = `The tool "${tool.name}" is not available in ${modeName(this._mode)} mode, so the call was refused. Use the tools offered in this mode.`;
-      return finish("blocked", { output: reason, isError: true, summary: `Not available in ${modeName(this._mode)} mode` }, { blockedByPolicy: true, blockReason: reason });
+      const reason = `The tool "${tool.name}" is not available in ${this.modeLabel(this._mode)} mode, so the call was refused. Use the tools offered in this mode.`;
+      return finish("blocked", { output: reason, isError: true, summary: `Not available in ${this.modeLabel(this._mode)} mode` }, { blockedByPolicy: true, blockReason: reason });
     }
     // 3. Valid arguments? (the zod error goes back to the model; the run goes on)
     if (!parsed.ok) {
@@ -1605,7 +1611,7 @@ function builtinCommands(): SlashCommand[] {
         const m = args.trim().toLowerCase();
         if (!AGENT_MODES.includes(m as AgentMode)) throw new Error(`Usage: /mode ${AGENT_MODES.join(" | ")} (now ${s.mode})`);
         s.setMode(m as AgentMode);
-        return `Mode: ${modeName(m as AgentMode)}.`;
+        return `Mode: ${s.modeLabel(m as AgentMode)}.`;
       },
     },
   ];
@@ -1613,8 +1619,9 @@ function builtinCommands(): SlashCommand[] {
 
 // ---- small helpers ----------------------------------------------------------------------------
 
-function modeName(mode: AgentMode): string {
-  return mode === "act" ? "Act" : mode === "plan" ? "Plan" : "Review";
+/** Without the mode profiles (bare sessions in tests): the mode's own name, capitalised. */
+function defaultModeLabel(mode: AgentMode): string {
+  return mode.charAt(0).toUpperCase() + mode.slice(1);
 }
 
 function firstLine(s: string, max = 160): string {

@@ -8,11 +8,12 @@ import { builtinTools } from "../tools";
 import { AgentSession, type AgentSessionOptions, type SessionData } from "../agent/session";
 import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
-import { modeGuardHooks, modeOutputHooks, modeSwitchNotice, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
+import { modeGuardHooks, modeOutputHooks, modeProfile, modeSwitchNotice, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
 import { modeTools } from "./tools";
 
-export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "modePreamble" | "isReadOnlyMode"> {
+export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "modePreamble" | "isReadOnlyMode" | "modeLabel"> {
   return {
+    modeLabel: (mode) => modeProfile(mode).label,
     tools: [...builtinTools(), ...modeTools()],
     surface: toolsOnSurface,
     modePreamble: systemPromptPreamble,
