@@ -143,7 +143,7 @@ test("code blocks are highlighted and an agent edit opens as a Monaco diff", asy
   await transcript.getByRole("button", { name: "Open diff of src/greet.ts" }).click();
   const diff = page.getByTestId("diff-editor");
   await expect(diff.locator(".original .view-lines")).toContainText("Hello");
-  await expect(diff.locator(".modified .view-lines")).toContainText("Howdy");
+  await expect(diff.locator(".modified .view-lines:not(.line-delete)")).toContainText("Howdy");
   await expect(page.getByRole("tab", { name: /agent edit/ })).toBeVisible();
 });
 

@@ -147,8 +147,27 @@ export async function undoRestore(ws: Workspace, txid: string, opts: { maxFileBy
     const usable = record !== undefined && record.save === saved;
     const scope = new Scope(usable ? record.ops.map((o) => o.p) : undefined);
     // Remove only directories the restore created: empty ones that existed before it stay.
-    return runRestore(engine, ws, saved, scope, cap, { protectByTargetRules: false, removableDirs: usable ? new Set(record.createdDirs) : undefined });
+    const result = await runRestore(engine, ws, saved, scope, cap, { protectByTargetRules: false, removableDirs: usable ? new Set(record.createdDirs) : undefined });
+    if (usable) await recreateRemovedDirs(engine, ws, record.removableDirs);
+    return result;
   });
+}
+
+/**
+ * Directories the undone restore removed (left empty, or replaced by a file) exist again: a git
+ * tree cannot hold an empty directory, so the saved state alone would not bring them back.
+ * Where something now stands in the way, the directory is left out.
+ */
+async function recreateRemovedDirs(engine: Engine, ws: Workspace, removed: readonly string[]): Promise<void> {
+  for (const d of [...removed].reverse()) {
+    if (await lstatOrNull(engine.fs, engine.abs(d))) continue;
+    try {
+      await mkdirp(engine.fs, engine.abs(d));
+      ws.journal?.record({ kind: "mkdir", path: d, origin: "checkpoint" });
+    } catch {
+      // a file where a parent should be: the directory cannot come back without removing it
+    }
+  }
 }
 
 export type RecoveryResult = { txid: string; rolledBack: true; paths: number; savedRef: string };

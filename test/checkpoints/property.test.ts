@@ -182,7 +182,12 @@ describe("checkpoint/restore properties (node:fs, native git as the oracle)", ()
           }
         },
       ),
-      { numRuns: Number(process.env.TABULA_PROP_RUNS ?? 20), endOnFailure: !!process.env.TABULA_PROP_NOSHRINK },
+      {
+        numRuns: Number(process.env.TABULA_PROP_RUNS ?? 20),
+        endOnFailure: !!process.env.TABULA_PROP_NOSHRINK,
+        // Replay a failure: the seed and path fast-check printed.
+        ...(process.env.TABULA_PROP_SEED ? { seed: Number(process.env.TABULA_PROP_SEED), path: process.env.TABULA_PROP_PATH } : {}),
+      },
     );
   }, 120_000);
 });

@@ -112,6 +112,21 @@ describe("README claims", () => {
     expect(fs.existsSync(path.join(dir, "src/b.txt"))).toBe(false);
   });
 
+  it("undo brings back an empty directory the restore replaced with a file", async () => {
+    // Found by the property test: a git tree holds no empty directory, so the saved state alone
+    // could not bring it back.
+    const dir = repo({ "a.txt": "a\n", "slot": "a file once\n" });
+    const ws = { fs: own(), dir };
+    const ck = await createCheckpoint(ws, { sessionId: "s", run: 1 });
+    fs.rmSync(path.join(dir, "slot"));
+    fs.mkdirSync(path.join(dir, "slot"));
+    const r = await restoreCheckpoint(ws, ck.ref);
+    expect(fs.readFileSync(path.join(dir, "slot"), "utf8")).toBe("a file once\n");
+    await undoRestore(ws, r.txid);
+    expect(fs.lstatSync(path.join(dir, "slot")).isDirectory()).toBe(true);
+    expect(fs.readdirSync(path.join(dir, "slot"))).toEqual([]);
+  });
+
   it("a restore writes only the paths that differ (the fs calls, not the engine's report)", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 300; i++) files[`d${i % 12}/sub${i % 3}/f${i}.txt`] = `file ${i}\n`;
