@@ -111,13 +111,14 @@ test("ticking 'in page' runs a workspace plugin in the page instead of the sandb
   await expect(await call(0)).toContainText("document=undefined origin=null");
 
   await plugins.click();
-  await row.getByLabel("Run workspace:where in the page").check();
+  // A controlled box: it shows the new state once the plugin has reloaded (awaited below).
+  await row.getByLabel("Run workspace:where in the page").click();
   await expect(row).toContainText("in-process");
   await plugins.click();
   await expect(await call(1)).toContainText(`document=object origin=${new URL(page.url()).origin}`);
 
   await plugins.click();
-  await row.getByLabel("Run workspace:where in the page").uncheck();
+  await row.getByLabel("Run workspace:where in the page").click();
   await expect(row).toContainText("sandboxed");
   await plugins.click();
   await expect(await call(2)).toContainText("document=undefined origin=null");
