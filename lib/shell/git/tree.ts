@@ -147,3 +147,50 @@ export async function switchTree(ctx: GitContext, targetOid: string, opts: { for
   }
   await applyTree(ctx, targetOid, between);
 }
+
+/** What stands at a work-tree path: a file (or symlink), a directory, or nothing. */
+export async function pathKind(ctx: GitContext, rel: string): Promise<"file" | "dir" | null> {
+  try {
+    const st = await ctx.fs.promises.lstat(ctx.abs(rel));
+    return st.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+
+/** Shared by restore and `checkout [--] <paths>`. `source` undefined = the index. */
+export async function restorePaths(
+  ctx: GitContext,
+  specs: string[],
+  opts: { staged: boolean; worktree: boolean; source: string | null | undefined },
+): Promise<number> {
+  const index = await ctx.index();
+  const srcTree = opts.source === undefined ? index : await ctx.treeOf(opts.source);
+  const known = new Set<string>([...index.keys(), ...srcTree.keys()]);
+  const selected = new Set<string>();
+  for (const s of specs) {
+    const m = ctx.pathspec([s]);
+    const hits = [...known].filter((k) => m(k));
+    if (hits.length === 0) throw new GitError(`error: pathspec '${s}' did not match any file(s) known to git\n`, 1);
+    hits.forEach((h) => selected.add(h));
+  }
+  if (opts.staged) await resetIndexTo(ctx, opts.source ?? null, (p) => selected.has(p));
+  let count = 0;
+  if (opts.worktree) {
+    const target = opts.source === undefined ? await ctx.index() : srcTree;
+    const work = await ctx.worktree();
+    for (const p of [...selected].sort()) {
+      const t = target.get(p);
+      const w = work.get(p);
+      if (t) {
+        const onDisk = await pathKind(ctx, p);
+        if (!w || w.oid !== t.oid || w.mode !== t.mode || onDisk !== "file") await ctx.writeWorktree(p, t);
+        count++;
+      } else if (opts.source !== undefined && index.has(p)) {
+        await ctx.removeWorktree(p);
+      }
+    }
+    ctx.invalidate();
+  }
+  return count;
+}

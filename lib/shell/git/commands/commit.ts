@@ -1,10 +1,17 @@
-/** git commit. */
+/** `git commit`: record the index as a new commit. */
 import git from "isomorphic-git";
-import type { GitContext } from "./context";
-import { EMPTY_TREE } from "./context";
-import { diffTrees, fileDiffs, formatSummaryLines, statSummary } from "./diff";
-import { longStatus, statusData } from "./status";
-import { fatal, formatGitDate, GitError, parseArgs } from "./util";
+import { EMPTY_TREE, type GitContext } from "../context";
+import { diffTrees, fileDiffs, formatSummaryLines, statSummary } from "../diff";
+import { longStatus, statusData } from "../status-report";
+import { fatal, formatGitDate, GitError, parseArgs } from "../util";
+
+export const name = "commit";
+export const effect = "git commit records a commit";
+
+/** Every form writes (`--help` and a lone `-h` are answered before a command runs). */
+export function writes(): boolean {
+  return true;
+}
 
 /** git's "whitespace" cleanup: trailing spaces, leading/trailing and repeated blank lines. */
 export function cleanupMessage(msg: string, stripComments = false): string {
@@ -25,8 +32,7 @@ function parseAuthor(s: string): { name: string; email: string } {
   return { name: m[1]!, email: m[2]! };
 }
 
-export async function cmdCommit(ctx: GitContext, args: string[]): Promise<number> {
-  ctx.assertWritable("commit");
+export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const a = parseArgs(args, {
     bool: ["-a", "--all", "--allow-empty", "--allow-empty-message", "--amend", "-q", "--quiet", "--no-verify", "-n", "-v", "--verbose", "--no-edit", "-s", "--signoff", "--dry-run"],
     value: ["-m", "--message", "-F", "--file", "--author", "--date", "-C", "--reuse-message"],

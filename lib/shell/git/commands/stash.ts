@@ -1,28 +1,28 @@
-/**
- * git stash, written natively (isomorphic-git's stash has no --include-untracked): the stash
- * commits have git's shape (W with parents HEAD, I[, U]) and byte-identical content, and
- * refs/stash with its reflog is kept the way git keeps it, so native git reads our stashes
- * and we read its.
- */
+/** `git stash`: save, list, show, apply, pop, drop or clear stashed changes. */
 import git from "isomorphic-git";
-import type { GitContext, TreeMap } from "./context";
-import { ZERO_OID } from "./context";
-import { diffTrees, fileDiffs, formatStatLines, patchText } from "./diff";
-import { longStatus, statusData } from "./status";
-import { applyTree, buildTree } from "./tree";
-import { fatal, formatTz, GitError, parseArgs } from "./util";
+import { type GitContext, type TreeMap, ZERO_OID } from "../context";
+import { diffTrees, fileDiffs, formatStatLines, patchText } from "../diff";
+import { longStatus, statusData } from "../status-report";
+import { applyTree, buildTree } from "../tree";
+import { fatal, formatTz, GitError, parseArgs } from "../util";
+export const name = "stash";
+export const effect = "git stash changes files";
+
+const READ_SUBCOMMANDS = new Set(["list", "show"]);
+
+/** `stash list` and `stash show` read; every other form (a bare `stash` is `push`) writes. */
+export function writes(args: readonly string[]): boolean {
+  return !READ_SUBCOMMANDS.has(args[0] ?? "");
+}
 
 const USAGE =
   "git stash list [<log-options>]\n   or: git stash show [-u | --include-untracked | --only-untracked] [<diff-options>] [<stash>]\n   or: git stash drop [-q | --quiet] [<stash>]\n   or: git stash pop [--index] [-q | --quiet] [<stash>]\n   or: git stash apply [--index] [-q | --quiet] [<stash>]\n   or: git stash push [-u | --include-untracked] [-m | --message <message>] [--] [<pathspec>...]\n   or: git stash clear";
 
-export const STASH_READ_SUBCOMMANDS = new Set(["list", "show"]);
-
 type Person = { name: string; email: string; timestamp: number; timezoneOffset: number };
 
-export async function cmdStash(ctx: GitContext, args: string[]): Promise<number> {
+export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const sub = args[0] && !args[0].startsWith("-") ? args[0] : "push";
   const rest = args[0] && !args[0].startsWith("-") ? args.slice(1) : args;
-  if (!STASH_READ_SUBCOMMANDS.has(sub)) ctx.assertWritable(`stash ${sub}`);
   switch (sub) {
     case "push":
       return stashPush(ctx, rest);

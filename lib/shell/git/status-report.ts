@@ -1,7 +1,7 @@
-/** git status: long form (default), -s/--short, --porcelain, -b. */
+/** Status data (renames paired, untracked collapsed) and its long and short renderings: shared by status, commit and stash. */
 import type { StatusEntry } from "../../git/status";
 import type { GitContext } from "./context";
-import { cquote, GitError, parseArgs } from "./util";
+import { cquote } from "./util";
 
 type Line = { x: string; y: string; path: string; from?: string };
 
@@ -97,6 +97,7 @@ export async function collapseUntracked(ctx: GitContext, files: string[]): Promi
 }
 
 const LABELS: Record<string, string> = { M: "modified:", A: "new file:", D: "deleted:", R: "renamed:", T: "typechange:" };
+
 /** git pads every label to the longest one ("typechange:") plus a space. */
 const LABEL_WIDTH = 12;
 
@@ -160,35 +161,4 @@ export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain
   for (const l of sorted) out += `${l.x}${l.y} ${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
   for (const p of data.untracked) out += `?? ${show(p)}\n`;
   return out;
-}
-
-export async function cmdStatus(ctx: GitContext, args: string[]): Promise<number> {
-  const a = parseArgs(args, {
-    bool: ["-s", "--short", "-b", "--branch", "--long", "-z", "--no-renames", "-v"],
-    optional: ["-u", "--untracked-files", "--porcelain"],
-    value: ["--ignored"],
-    alias: { "--short": "-s", "--branch": "-b", "--untracked-files": "-u" },
-    usage: "git status [<options>] [--] [<pathspec>...]",
-  });
-  const porcelainValue = a.get("--porcelain");
-  if (porcelainValue !== undefined && porcelainValue !== "" && porcelainValue !== "v1") {
-    throw new GitError(`fatal: unsupported porcelain version '${porcelainValue}'\n`, 128);
-  }
-  const u = a.get("-u");
-  const untracked = u === undefined ? "normal" : u === "" || u === "all" ? "all" : u === "no" ? "no" : "normal";
-  const data = await statusData(ctx, { untracked });
-  const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
-  if (specs.length > 0) {
-    const match = ctx.pathspec(specs);
-    data.staged = data.staged.filter((l) => match(l.path) || (l.from !== undefined && match(l.from)));
-    data.unstaged = data.unstaged.filter((l) => match(l.path));
-    data.untracked = data.untracked.filter((p) => match(p.replace(/\/$/, "")) || specs.some((s) => ctx.repoPath(s).startsWith(p)));
-  }
-  const porcelain = a.has("--porcelain");
-  if (porcelain || a.has("-s")) {
-    ctx.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b") }));
-  } else {
-    ctx.out(await longStatus(ctx, data));
-  }
-  return 0;
 }

@@ -1,11 +1,19 @@
-/** git diff. */
+/** `git diff`: work tree, index and commits against each other (patch, stat, names). */
 import git from "isomorphic-git";
-import type { GitContext, TreeMap } from "./context";
-import { EMPTY_TREE } from "./context";
-import { diffTrees, fileDiff, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "./diff";
-import { fatal, parseArgs } from "./util";
+import { EMPTY_TREE, type GitContext, type TreeMap } from "../context";
+import { diffTrees, fileDiff, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "../diff";
+import { fatal, parseArgs } from "../util";
+import { writesOutputFile } from "./forms";
 
-export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> {
+export const name = "diff";
+export const effect = "git diff --output writes a file";
+
+/** Reads; only `--output=<file>` would write. */
+export function writes(args: readonly string[]): boolean {
+  return writesOutputFile(args);
+}
+
+export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const a = parseArgs(args, {
     bool: [
       "--cached", "--staged", "--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--exit-code", "--quiet",

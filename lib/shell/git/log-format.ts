@@ -1,21 +1,10 @@
-/** git log and git show. */
+/** Walking and rendering commits (headers, --format, --graph, per-commit diffs): shared by log and show. */
 import git, { type CommitObject } from "isomorphic-git";
-import type { GitContext } from "./context";
-import { EMPTY_TREE } from "./context";
-import {
-  diffTrees,
-  fileDiffs,
-  formatNameOnly,
-  formatNameStatus,
-  formatNumstat,
-  formatShortStat,
-  formatStatLines,
-  patchText,
-  type Change,
-} from "./diff";
+import { EMPTY_TREE, type GitContext } from "./context";
+import { type Change, diffTrees, fileDiffs, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "./diff";
 import { fatal, formatGitDate, formatIsoDate, formatRelative, formatTz, parseArgs } from "./util";
 
-type Commit = { oid: string; commit: CommitObject };
+export type Commit = { oid: string; commit: CommitObject };
 
 type Format =
   | { kind: "medium" | "short" | "full" | "fuller" | "oneline" | "raw" }
@@ -23,9 +12,9 @@ type Format =
 
 type DiffMode = { patch: boolean; stat: boolean; shortstat: boolean; numstat: boolean; nameOnly: boolean; nameStatus: boolean };
 
-const LOG_USAGE = "git log [<options>] [<revision-range>] [[--] <path>...]";
+export const LOG_USAGE = "git log [<options>] [<revision-range>] [[--] <path>...]";
 
-function parseFormat(value: string, oneline: boolean): Format {
+export function parseFormat(value: string, oneline: boolean): Format {
   if (oneline) return { kind: "oneline" };
   const v = value;
   if (v === "" || v === "medium") return { kind: "medium" };
@@ -37,7 +26,7 @@ function parseFormat(value: string, oneline: boolean): Format {
 }
 
 /** Commits reachable from `include` but not from `exclude`, newest (committer date) first. */
-async function walkCommits(ctx: GitContext, include: string[], exclude: string[]): Promise<AsyncGenerator<Commit>> {
+export async function walkCommits(ctx: GitContext, include: string[], exclude: string[]): Promise<AsyncGenerator<Commit>> {
   const hidden = new Set<string>();
   if (exclude.length > 0) {
     const stack = [...exclude];
@@ -77,7 +66,7 @@ async function walkCommits(ctx: GitContext, include: string[], exclude: string[]
 }
 
 /** Decorations for --decorate / %d: reverse refname order, the current branch first. */
-async function decorations(ctx: GitContext): Promise<Map<string, string[]>> {
+export async function decorations(ctx: GitContext): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const head = await ctx.headOid();
   const branch = await ctx.branch();
@@ -127,7 +116,7 @@ function bodyOf(message: string): string {
   return m.slice(i).replace(/^\n\s*\n/, "").replace(/\n*$/, "\n").replace(/^\n$/, "");
 }
 
-function person(p: { name: string; email: string }): string {
+export function person(p: { name: string; email: string }): string {
   return `${p.name} <${p.email}>`;
 }
 
@@ -232,7 +221,7 @@ function expandFormat(template: string, c: Commit, deco: Map<string, string[]> |
   });
 }
 
-async function commitChanges(ctx: GitContext, c: Commit, filter?: (p: string) => boolean): Promise<Change[]> {
+export async function commitChanges(ctx: GitContext, c: Commit, filter?: (p: string) => boolean): Promise<Change[]> {
   if (c.commit.parent.length > 1) return []; // merges: no diff by default, as git log -p
   const parentTree = c.commit.parent.length === 0 ? await ctx.treeOf(EMPTY_TREE) : await ctx.treeOf(c.commit.parent[0]!);
   return diffTrees(parentTree, await ctx.treeOf(c.oid), filter);
@@ -258,7 +247,7 @@ function hasDiff(m: DiffMode): boolean {
   return m.patch || m.stat || m.shortstat || m.numstat || m.nameOnly || m.nameStatus;
 }
 
-async function renderCommit(
+export async function renderCommit(
   ctx: GitContext,
   c: Commit,
   fmt: Format,
@@ -279,9 +268,9 @@ async function renderCommit(
   return out + body;
 }
 
-const DIFF_FLAGS = ["-p", "-u", "--patch", "--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "-s", "--no-patch"];
+export const DIFF_FLAGS = ["-p", "-u", "--patch", "--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "-s", "--no-patch"];
 
-function diffMode(a: ReturnType<typeof parseArgs>, defaultPatch: boolean): DiffMode {
+export function diffMode(a: ReturnType<typeof parseArgs>, defaultPatch: boolean): DiffMode {
   const noPatch = a.has("-s") || a.has("--no-patch");
   const stat = a.has("--stat");
   const others = stat || a.has("--shortstat") || a.has("--numstat") || a.has("--name-only") || a.has("--name-status");
@@ -296,7 +285,7 @@ function diffMode(a: ReturnType<typeof parseArgs>, defaultPatch: boolean): DiffM
 }
 
 /** Split positionals into revisions and paths, the way git does without "--". */
-async function splitRevsAndPaths(ctx: GitContext, positionals: string[], afterDashDash: string[] | null): Promise<{ revs: string[]; paths: string[] }> {
+export async function splitRevsAndPaths(ctx: GitContext, positionals: string[], afterDashDash: string[] | null): Promise<{ revs: string[]; paths: string[] }> {
   const revs: string[] = [];
   const paths: string[] = [...(afterDashDash ?? [])];
   for (let i = 0; i < positionals.length; i++) {
@@ -326,199 +315,4 @@ async function splitRevsAndPaths(ctx: GitContext, positionals: string[], afterDa
     break;
   }
   return { revs, paths };
-}
-
-export async function cmdLog(ctx: GitContext, args: string[]): Promise<number> {
-  const a = parseArgs(args, {
-    bool: [
-      "--oneline", "--all", "--reverse", "--graph", "--no-decorate", "--abbrev-commit", "--no-abbrev-commit", "--first-parent",
-      "--no-merges", "--merges", "--follow", "--no-color", "--color", "--date-order", "--topo-order", ...DIFF_FLAGS,
-    ],
-    value: ["-n", "--max-count", "--author", "--grep", "--since", "--until", "--after", "--before", "--skip"],
-    optional: ["--decorate", "--pretty", "--format", "--date"],
-    alias: { "--max-count": "-n", "--format": "--pretty", "--after": "--since", "--before": "--until" },
-    numeric: true,
-    revisionStyle: true,
-    usage: LOG_USAGE,
-  });
-  return runLog(ctx, a);
-}
-
-async function runLog(ctx: GitContext, a: ReturnType<typeof parseArgs>): Promise<number> {
-  const { revs, paths } = await splitRevsAndPaths(ctx, a.positionals, a.afterDashDash);
-  const include: string[] = [];
-  const exclude: string[] = [];
-  if (a.has("--all")) {
-    for (const b of await git.listBranches({ ...ctx.a })) include.push(await git.resolveRef({ ...ctx.a, ref: `refs/heads/${b}` }));
-    for (const t of await git.listTags({ ...ctx.a })) {
-      const oid = await git.resolveRef({ ...ctx.a, ref: `refs/tags/${t}` });
-      const c = await ctx.peelToCommit(oid, t).catch(() => null);
-      if (c) include.push(c);
-    }
-    const head = await ctx.headOid();
-    if (head) include.push(head);
-  }
-  for (const r of revs) {
-    const range = /^(.*?)(\.\.\.?)(.*)$/.exec(r);
-    if (r.startsWith("^")) exclude.push(await ctx.resolveCommit(r.slice(1)));
-    else if (range) {
-      const left = await ctx.resolveCommit(range[1] || "HEAD");
-      const right = await ctx.resolveCommit(range[3] || "HEAD");
-      if (range[2] === "...") {
-        include.push(left, right);
-        const bases = await git.findMergeBase({ ...ctx.a, oids: [left, right] });
-        exclude.push(...(bases as string[]));
-      } else {
-        include.push(right);
-        exclude.push(left);
-      }
-    } else include.push(await ctx.resolveCommit(r));
-  }
-  if (include.length === 0 && !a.has("--all")) {
-    const head = await ctx.headOid();
-    if (head === null) {
-      const b = await ctx.branch();
-      throw fatal(`your current branch '${b ?? "HEAD"}' does not have any commits yet`);
-    }
-    include.push(head);
-  }
-  const oneline = a.has("--oneline");
-  const fmt = parseFormat(a.get("--pretty") ?? "", oneline);
-  const decoOpt = a.get("--decorate");
-  const wantDeco = (!a.has("--no-decorate") && decoOpt !== undefined && decoOpt !== "no") || /%d|%D/.test(fmt.kind === "format" ? fmt.template : "");
-  const deco = wantDeco ? await decorations(ctx) : null;
-  const abbrevCommit = (oneline || a.has("--abbrev-commit")) && !a.has("--no-abbrev-commit");
-  const mode = diffMode(a, false);
-  const filter = paths.length > 0 ? ctx.pathspec(paths) : undefined;
-  const nOpt = a.get("-n");
-  const max = nOpt !== undefined ? Number(nOpt) : Infinity;
-  if (nOpt !== undefined && !Number.isFinite(max)) throw fatal(`'${nOpt}': not an integer`);
-  let skip = Number(a.get("--skip") ?? 0);
-  const author = a.get("--author");
-  const grep = a.get("--grep");
-  const since = a.get("--since") ? dateArg(a.get("--since")!) : null;
-  const until = a.get("--until") ? dateArg(a.get("--until")!) : null;
-
-  const selected: Commit[] = [];
-  const walker = await walkCommits(ctx, include, exclude);
-  for await (const c of walker) {
-    if (selected.length >= max && !a.has("--reverse")) break;
-    if (a.has("--no-merges") && c.commit.parent.length > 1) continue;
-    if (a.has("--merges") && c.commit.parent.length < 2) continue;
-    if (author && !new RegExp(author, "i").test(person(c.commit.author))) continue;
-    if (grep && !new RegExp(grep).test(c.commit.message)) continue;
-    if (since !== null && c.commit.committer.timestamp < since) continue;
-    if (until !== null && c.commit.committer.timestamp > until) continue;
-    if (filter) {
-      if (c.commit.parent.length > 1) continue;
-      const changes = await commitChanges(ctx, c, filter);
-      if (changes.length === 0) continue;
-    }
-    if (skip > 0) {
-      skip--;
-      continue;
-    }
-    selected.push(c);
-  }
-  let list = selected;
-  if (a.has("--reverse")) list = selected.slice(0, max).reverse();
-  // medium/full/…: a blank line between entries; "format:" separates entries with a newline
-  // (no final one); oneline and tformat terminate every entry.
-  const separated = fmt.kind !== "oneline" && !(fmt.kind === "format" && fmt.terminator);
-  const graph = a.has("--graph");
-  let first = true;
-  for (let i = 0; i < list.length; i++) {
-    if (!first && separated) ctx.out(graph && fmt.kind !== "format" ? "| \n" : "\n");
-    first = false;
-    let text = await renderCommit(ctx, list[i]!, fmt, deco, mode, abbrevCommit, filter);
-    if (graph) text = graphPrefix(text, list[i]!.commit.parent.length === 0);
-    ctx.out(text);
-  }
-  return 0;
-}
-
-/** --graph for a linear history: "* " on the commit's first line, "| " on the others
- * ("  " below a root commit). */
-function graphPrefix(text: string, root: boolean): string {
-  const lines = text.split("\n");
-  const end = text.endsWith("\n") ? lines.pop() : undefined;
-  return lines.map((l, i) => (i === 0 ? "* " : root ? "  " : "| ") + l).join("\n") + (end !== undefined ? "\n" : "");
-}
-
-function dateArg(s: string): number {
-  const rel = /^(\d+)\.?\s*(second|minute|hour|day|week|month|year)s?\.?(\s+ago)?$/.exec(s.trim());
-  if (rel) {
-    const mult: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800, month: 2592000, year: 31536000 };
-    return Math.floor(Date.now() / 1000) - Number(rel[1]) * mult[rel[2]!]!;
-  }
-  const t = Date.parse(s);
-  if (Number.isNaN(t)) throw fatal(`invalid date '${s}'`);
-  return Math.floor(t / 1000);
-}
-
-export async function cmdShow(ctx: GitContext, args: string[]): Promise<number> {
-  const a = parseArgs(args, {
-    bool: ["--oneline", "--no-decorate", "--abbrev-commit", "--no-abbrev-commit", "--no-color", "--color", ...DIFF_FLAGS],
-    value: [],
-    optional: ["--decorate", "--pretty", "--format"],
-    alias: { "--format": "--pretty" },
-    revisionStyle: true,
-    usage: "git show [<options>] <object>...",
-  });
-  const objects = a.positionals.length > 0 ? a.positionals : ["HEAD"];
-  if (a.positionals.length === 0 && (await ctx.headOid()) === null) {
-    throw fatal(`your current branch '${(await ctx.branch()) ?? "HEAD"}' does not have any commits yet`);
-  }
-  let first = true;
-  for (const spec of objects) {
-    const colon = spec.indexOf(":");
-    if (colon !== -1) {
-      // rev:path (":path" is the index version)
-      const rev = spec.slice(0, colon);
-      const rawPath = spec.slice(colon + 1);
-      const rel = rawPath.startsWith("./") || rawPath.startsWith("../") ? ctx.repoPath(rawPath) : rawPath.replace(/^\/+/, "");
-      const tree = rev === "" ? await ctx.index() : await ctx.treeOf(await ctx.resolveCommit(rev));
-      const entry = tree.get(rel);
-      if (!entry) {
-        const isDir = rel === "" || [...tree.keys()].some((k) => k.startsWith(rel + "/"));
-        if (isDir) {
-          const names = new Set<string>();
-          for (const k of tree.keys()) {
-            if (rel === "" || k.startsWith(rel + "/")) {
-              const rest = rel === "" ? k : k.slice(rel.length + 1);
-              names.add(rest.includes("/") ? rest.slice(0, rest.indexOf("/") + 1) : rest);
-            }
-          }
-          ctx.out(`tree ${spec}\n\n${[...names].sort().join("\n")}\n`);
-          continue;
-        }
-        throw fatal(rev === "" ? `path '${rel}' does not exist (neither on disk nor in the index)` : `path '${rel}' does not exist in '${rev}'`);
-      }
-      ctx.outBytes(await ctx.readBlob(entry.oid));
-      continue;
-    }
-    // Annotated tag: the tag header first, then the commit.
-    const ref = await git.expandRef({ ...ctx.a, ref: spec }).catch(() => null);
-    if (ref && ref.startsWith("refs/tags/")) {
-      const tagOid = await git.resolveRef({ ...ctx.a, ref });
-      const obj = await git.readObject({ ...ctx.a, oid: tagOid, format: "parsed" });
-      if (obj.type === "tag") {
-        const t = obj.object as { tag: string; tagger: CommitObject["author"]; message: string };
-        if (!first) ctx.out("\n");
-        ctx.out(`tag ${t.tag}\nTagger: ${person(t.tagger)}\nDate:   ${formatGitDate(t.tagger.timestamp, t.tagger.timezoneOffset)}\n\n${t.message.replace(/\n*$/, "\n")}\n`);
-        first = true;
-      }
-    }
-    const oid = await ctx.resolveCommit(spec);
-    const c = await git.readCommit({ ...ctx.a, oid });
-    const oneline = a.has("--oneline");
-    const fmt = parseFormat(a.get("--pretty") ?? "", oneline);
-    const decoOpt = a.get("--decorate");
-    const deco = decoOpt !== undefined && decoOpt !== "no" ? await decorations(ctx) : null;
-    const abbrevCommit = (oneline || a.has("--abbrev-commit")) && !a.has("--no-abbrev-commit");
-    if (!first && fmt.kind !== "oneline" && fmt.kind !== "format") ctx.out("\n");
-    first = false;
-    ctx.out(await renderCommit(ctx, c, fmt, deco, diffMode(a, true), abbrevCommit));
-  }
-  return 0;
 }
