@@ -13,7 +13,7 @@ export function validBranchName(name: string): boolean {
 
 export async function branchOid(ctx: GitContext, name: string): Promise<string | null> {
   try {
-    return await git.resolveRef({ ...ctx.a, ref: `refs/heads/${name}` });
+    return await git.resolveRef({ ...ctx.repo.iso, ref: `refs/heads/${name}` });
   } catch {
     return null;
   }
@@ -21,20 +21,20 @@ export async function branchOid(ctx: GitContext, name: string): Promise<string |
 
 export async function createBranchRef(ctx: GitContext, name: string, start: string | undefined, force: boolean): Promise<string> {
   if (!validBranchName(name)) throw fatal(`'${name}' is not a valid branch name`);
-  const oid = start === undefined ? await ctx.headOid() : await ctx.resolveCommit(start);
-  if (oid === null) throw fatal(`not a valid object name: '${(await ctx.branch()) ?? "HEAD"}'`);
+  const oid = start === undefined ? await ctx.repo.headOid() : await ctx.repo.resolveCommit(start);
+  if (oid === null) throw fatal(`not a valid object name: '${(await ctx.repo.branch()) ?? "HEAD"}'`);
   const existing = await branchOid(ctx, name);
   if (existing && !force) throw fatal(`a branch named '${name}' already exists`);
-  if (existing && force && (await ctx.branch()) === name) throw fatal(`cannot force update the branch '${name}' used by worktree at '${ctx.toplevel}'`);
-  await git.writeRef({ ...ctx.a, ref: `refs/heads/${name}`, value: oid, force: true });
+  if (existing && force && (await ctx.repo.branch()) === name) throw fatal(`cannot force update the branch '${name}' used by worktree at '${ctx.work.toplevel}'`);
+  await git.writeRef({ ...ctx.repo.iso, ref: `refs/heads/${name}`, value: oid, force: true });
   return oid;
 }
 
 export async function carriedChanges(ctx: GitContext): Promise<string> {
-  ctx.invalidate();
-  return (await ctx.status())
+  ctx.work.invalidate();
+  return (await ctx.work.status())
     .filter((e) => e.index !== "?" && (e.index !== " " || e.worktree !== " "))
-    .map((e) => `${e.worktree !== " " ? e.worktree : e.index}\t${ctx.display(e.path)}\n`)
+    .map((e) => `${e.worktree !== " " ? e.worktree : e.index}\t${ctx.work.display(e.path)}\n`)
     .join("");
 }
 
@@ -43,10 +43,10 @@ export async function doSwitch(
   target: { branch: string } | { detach: string },
   opts: { force: boolean; verb: string; created?: boolean; quiet?: boolean },
 ): Promise<void> {
-  const current = await ctx.branch();
-  const head = await ctx.headOid();
+  const current = await ctx.repo.branch();
+  const head = await ctx.repo.headOid();
   const say = (s: string) => {
-    if (!opts.quiet) ctx.err(s);
+    if (!opts.quiet) ctx.io.err(s);
   };
   if ("branch" in target) {
     const oid = await branchOid(ctx, target.branch);
@@ -62,7 +62,7 @@ export async function doSwitch(
     }
     if (oid !== head) await switchTree(ctx, oid, { force: opts.force, verb: opts.verb });
     await setHead(ctx, { branch: target.branch });
-    if (!opts.quiet) ctx.out(await carriedChanges(ctx));
+    if (!opts.quiet) ctx.io.out(await carriedChanges(ctx));
     say(opts.created ? `Switched to a new branch '${target.branch}'\n` : `Switched to branch '${target.branch}'\n`);
     return;
   }
@@ -70,25 +70,25 @@ export async function doSwitch(
   if (oid !== head) await switchTree(ctx, oid, { force: opts.force, verb: opts.verb });
   await setHead(ctx, { oid });
   if (opts.quiet) return;
-  ctx.out(await carriedChanges(ctx));
+  ctx.io.out(await carriedChanges(ctx));
   if (current) {
-    ctx.err(
+    ctx.io.err(
       `Note: switching to '${oid.slice(0, 7)}'.\n\nYou are in 'detached HEAD' state. You can look around, make experimental\nchanges and commit them, and you can discard any commits you make in this\nstate without impacting any branches by switching back to a branch.\n\nIf you want to create a new branch to retain commits you create, you may\ndo so (now or later) by using -c with the switch command. Example:\n\n  git switch -c <new-branch-name>\n\nOr undo this operation with:\n\n  git switch -\n\nTurn off this advice by setting config variable advice.detachedHead to false\n\n`,
     );
   } else if (head) {
-    ctx.err(`Previous HEAD position was ${head.slice(0, 7)} ${await ctx.commitSubject(head)}\n`);
+    ctx.io.err(`Previous HEAD position was ${head.slice(0, 7)} ${await ctx.repo.commitSubject(head)}\n`);
   }
-  ctx.err(`HEAD is now at ${oid.slice(0, 7)} ${await ctx.commitSubject(oid)}\n`);
+  ctx.io.err(`HEAD is now at ${oid.slice(0, 7)} ${await ctx.repo.commitSubject(oid)}\n`);
 }
 
 /** Refuse before creating a branch when switching to its start point would lose local edits. */
 export async function checkSwitchable(ctx: GitContext, oid: string): Promise<void> {
-  const head = await ctx.headOid();
-  const between = new Set(diffTrees(await ctx.treeOf(head), await ctx.treeOf(oid), undefined, false).map((c) => c.path));
-  const dirty = (await ctx.status()).filter((e) => e.index !== "?" && (e.index !== " " || e.worktree !== " ") && between.has(e.path));
+  const head = await ctx.repo.headOid();
+  const between = new Set(diffTrees(await ctx.repo.treeOf(head), await ctx.repo.treeOf(oid), undefined, false).map((c) => c.path));
+  const dirty = (await ctx.work.status()).filter((e) => e.index !== "?" && (e.index !== " " || e.worktree !== " ") && between.has(e.path));
   if (dirty.length > 0) {
     throw new GitError(
-      `error: Your local changes to the following files would be overwritten by checkout:\n${dirty.map((e) => `\t${ctx.display(e.path)}\n`).join("")}Please commit your changes or stash them before you switch branches.\nAborting\n`,
+      `error: Your local changes to the following files would be overwritten by checkout:\n${dirty.map((e) => `\t${ctx.work.display(e.path)}\n`).join("")}Please commit your changes or stash them before you switch branches.\nAborting\n`,
       1,
     );
   }

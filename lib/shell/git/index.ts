@@ -10,7 +10,7 @@ import type { Command, ExecResult, ResolvedCommandContext } from "just-bash";
 import { toWorkspacePath } from "../paths";
 import { commandWrites, GIT_SUBCOMMANDS, gitCommand } from "./commands";
 import { GitContext, type GitEnvOptions } from "./context";
-import { fatal, GitError } from "./util";
+import { GitError } from "./util";
 
 export { GIT_SUBCOMMANDS };
 
@@ -64,20 +64,20 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   const cwdRel = toWorkspacePath(opts.mountPoint, cwdPath, cwd);
   if (cwdRel === null) return { stdout: "", stderr: "fatal: not a git repository (or any of the parent directories): .git\n", exitCode: 128 };
   const ctx = new GitContext(opts, cwdRel, env);
-  ctx.stdin = stdin;
+  ctx.io.stdin = stdin;
   let exitCode: number;
   opts.onRawChange?.();
   try {
-    if (opts.readOnly && commandWrites(command, args.slice(1))) throw fatal(`'${formLabel(args)}' would modify the repository: the workspace is read-only (Plan mode)`);
-    if (sub !== "init") await ctx.requireRepo();
+    if (opts.readOnly && commandWrites(command, args.slice(1))) ctx.assertWritable(formLabel(args));
+    if (sub !== "init") await ctx.repo.requireRepo();
     exitCode = await command.run(ctx, args.slice(1));
   } catch (err) {
     exitCode = reportError(ctx, err);
   } finally {
     opts.onRawChange?.();
   }
-  const { stdout, bytes } = ctx.stdoutResult();
-  const result: ExecResult = { stdout, stderr: ctx.stderr, exitCode };
+  const { stdout, bytes } = ctx.io.stdoutResult();
+  const result: ExecResult = { stdout, stderr: ctx.io.stderr, exitCode };
   if (bytes) {
     result.stdoutKind = "bytes";
     result.stdoutEncoding = "binary";
@@ -93,14 +93,14 @@ function formLabel(args: string[]): string {
 
 function reportError(ctx: GitContext, err: unknown): number {
   if (err instanceof GitError) {
-    ctx.err(err.message.endsWith("\n") ? err.message : err.message + "\n");
+    ctx.io.err(err.message.endsWith("\n") ? err.message : err.message + "\n");
     return err.exitCode;
   }
   const e = err as { code?: string; message?: string };
   if (e?.code === "EROFS") {
-    ctx.err("fatal: the workspace is read-only (Plan mode)\n");
+    ctx.io.err("fatal: the workspace is read-only (Plan mode)\n");
     return 128;
   }
-  ctx.err(`fatal: ${(e?.message ?? String(err)).replace(/\n+$/, "")}\n`);
+  ctx.io.err(`fatal: ${(e?.message ?? String(err)).replace(/\n+$/, "")}\n`);
   return 128;
 }

@@ -34,7 +34,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
       const oid = stack.pop()!;
       if (hidden.has(oid)) continue;
       hidden.add(oid);
-      const { commit } = await git.readCommit({ ...ctx.a, oid });
+      const { commit } = await git.readCommit({ ...ctx.repo.iso, oid });
       stack.push(...commit.parent);
     }
   }
@@ -50,7 +50,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
     for (const oid of include) {
       if (seen.has(oid) || hidden.has(oid)) continue;
       seen.add(oid);
-      insert(await git.readCommit({ ...ctx.a, oid }));
+      insert(await git.readCommit({ ...ctx.repo.iso, oid }));
     }
     while (queue.length > 0) {
       const c = queue.shift()!;
@@ -58,7 +58,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
       for (const p of c.commit.parent) {
         if (seen.has(p) || hidden.has(p)) continue;
         seen.add(p);
-        insert(await git.readCommit({ ...ctx.a, oid: p }));
+        insert(await git.readCommit({ ...ctx.repo.iso, oid: p }));
       }
     }
   }
@@ -68,16 +68,16 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
 /** Decorations for --decorate / %d: reverse refname order, the current branch first. */
 export async function decorations(ctx: GitContext): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  const head = await ctx.headOid();
-  const branch = await ctx.branch();
-  const branches = await git.listBranches({ ...ctx.a }).catch(() => [] as string[]);
-  const tags = await git.listTags({ ...ctx.a }).catch(() => [] as string[]);
+  const head = await ctx.repo.headOid();
+  const branch = await ctx.repo.branch();
+  const branches = await git.listBranches({ ...ctx.repo.iso }).catch(() => [] as string[]);
+  const tags = await git.listTags({ ...ctx.repo.iso }).catch(() => [] as string[]);
   const refs = [...branches.map((b) => `refs/heads/${b}`), ...tags.map((t) => `refs/tags/${t}`)].sort().reverse();
   for (const ref of refs) {
-    let oid = await git.resolveRef({ ...ctx.a, ref }).catch(() => null);
+    let oid = await git.resolveRef({ ...ctx.repo.iso, ref }).catch(() => null);
     if (!oid) continue;
     const isTag = ref.startsWith("refs/tags/");
-    if (isTag) oid = await ctx.peelToCommit(oid, ref).catch(() => null);
+    if (isTag) oid = await ctx.repo.peelToCommit(oid, ref).catch(() => null);
     if (!oid) continue;
     const name = isTag ? `tag: ${ref.slice(10)}` : ref.slice(11);
     const list = out.get(oid) ?? [];
@@ -223,8 +223,8 @@ function expandFormat(template: string, c: Commit, deco: Map<string, string[]> |
 
 export async function commitChanges(ctx: GitContext, c: Commit, filter?: (p: string) => boolean): Promise<Change[]> {
   if (c.commit.parent.length > 1) return []; // merges: no diff by default, as git log -p
-  const parentTree = c.commit.parent.length === 0 ? await ctx.treeOf(EMPTY_TREE) : await ctx.treeOf(c.commit.parent[0]!);
-  return diffTrees(parentTree, await ctx.treeOf(c.oid), filter);
+  const parentTree = c.commit.parent.length === 0 ? await ctx.repo.treeOf(EMPTY_TREE) : await ctx.repo.treeOf(c.commit.parent[0]!);
+  return diffTrees(parentTree, await ctx.repo.treeOf(c.oid), filter);
 }
 
 async function diffOutput(ctx: GitContext, changes: Change[], mode: DiffMode): Promise<string> {
@@ -291,7 +291,7 @@ export async function splitRevsAndPaths(ctx: GitContext, positionals: string[], 
   for (let i = 0; i < positionals.length; i++) {
     const p = positionals[i]!;
     const asRange = /^(.*?)(\.\.\.?)(.*)$/.exec(p);
-    const isRev = async (s: string) => (await ctx.tryResolveCommit(s === "" ? "HEAD" : s)) !== null;
+    const isRev = async (s: string) => (await ctx.repo.tryResolveCommit(s === "" ? "HEAD" : s)) !== null;
     if ((p.startsWith("^") && (await isRev(p.slice(1)))) || (asRange && (await isRev(asRange[1]!)) && (await isRev(asRange[3]!))) || (await isRev(p))) {
       revs.push(p);
       continue;
@@ -299,9 +299,9 @@ export async function splitRevsAndPaths(ctx: GitContext, positionals: string[], 
     if (afterDashDash !== null) throw fatal(`bad revision '${p}'`);
     // Not a revision: the rest must be paths that exist.
     for (const rest of positionals.slice(i)) {
-      const rel = ctx.repoPath(rest);
-      const inIndex = [...(await ctx.index()).keys()].some((k) => k === rel || k.startsWith(rel + "/"));
-      const onDisk = await ctx.fs.promises.lstat(ctx.abs(rel)).then(
+      const rel = ctx.work.repoPath(rest);
+      const inIndex = [...(await ctx.work.index()).keys()].some((k) => k === rel || k.startsWith(rel + "/"));
+      const onDisk = await ctx.repo.fs.promises.lstat(ctx.work.abs(rel)).then(
         () => true,
         () => false,
       );

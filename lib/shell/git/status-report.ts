@@ -17,9 +17,9 @@ export type StatusData = {
 
 /** Status entries with staged exact renames paired and untracked directories collapsed. */
 export async function statusData(ctx: GitContext, opts: { untracked: "no" | "normal" | "all" } = { untracked: "normal" }): Promise<StatusData> {
-  const entries = await ctx.status();
-  const head = await ctx.headOid();
-  const branch = await ctx.branch();
+  const entries = await ctx.work.status();
+  const head = await ctx.repo.headOid();
+  const branch = await ctx.repo.branch();
   const staged: Line[] = [];
   const unstaged: Line[] = [];
   const untrackedFiles: string[] = [];
@@ -47,7 +47,7 @@ async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<
   const deleted = entries.filter((e) => e.index === "D");
   const added = entries.filter((e) => e.index === "A");
   if (deleted.length === 0 || added.length === 0 || head === null) return;
-  const [tree, index] = await Promise.all([ctx.treeOf(head), ctx.index()]);
+  const [tree, index] = await Promise.all([ctx.repo.treeOf(head), ctx.work.index()]);
   const bySrcOid = new Map<string, string[]>();
   for (const d of deleted) {
     const oid = tree.get(d.path)?.oid;
@@ -71,7 +71,7 @@ async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<
 /** `-unormal`: an untracked directory with no tracked file inside is shown once, as "dir/". */
 export async function collapseUntracked(ctx: GitContext, files: string[]): Promise<string[]> {
   if (files.length === 0) return [];
-  const index = await ctx.index();
+  const index = await ctx.work.index();
   const trackedDirs = new Set<string>();
   for (const p of index.keys()) {
     let i = p.indexOf("/");
@@ -109,10 +109,10 @@ function label(code: string): string {
 export async function longStatus(ctx: GitContext, data: StatusData, opts: { forCommit?: boolean } = {}): Promise<string> {
   let out = "";
   if (data.branch) out += `On branch ${data.branch}\n`;
-  else out += `HEAD detached at ${ctx.abbrev(data.head ?? "")}\n`;
+  else out += `HEAD detached at ${ctx.repo.abbrev(data.head ?? "")}\n`;
   const initial = data.head === null;
   if (initial) out += "\nNo commits yet\n\n";
-  const show = (p: string) => cquote(ctx.display(p));
+  const show = (p: string) => cquote(ctx.work.display(p));
   if (data.staged.length > 0) {
     out += "Changes to be committed:\n";
     if (!opts.forCommit) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
@@ -154,7 +154,7 @@ export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain
     else if (data.branch) out += `## ${data.branch}\n`;
     else out += "## HEAD (no branch)\n";
   }
-  const show = (p: string) => cquote(opts.porcelain ? p : ctx.display(p), true);
+  const show = (p: string) => cquote(opts.porcelain ? p : ctx.work.display(p), true);
   const lines = new Map<string, Line>();
   for (const l of [...data.staged, ...data.unstaged]) lines.set(l.path, l);
   const sorted = [...lines.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

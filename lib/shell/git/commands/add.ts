@@ -23,12 +23,12 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const all = a.has("-A");
   const update = a.has("-u");
   if (specs.length === 0 && !all && !update) {
-    ctx.err("Nothing specified, nothing added.\nhint: Maybe you wanted to say 'git add .'?\nhint: Turn this message off by running\nhint: \"git config advice.addEmptyPathspec false\"\n");
+    ctx.io.err("Nothing specified, nothing added.\nhint: Maybe you wanted to say 'git add .'?\nhint: Turn this message off by running\nhint: \"git config advice.addEmptyPathspec false\"\n");
     return 0;
   }
-  const match = ctx.pathspec(specs);
-  const entries = await ctx.status();
-  const index = await ctx.index();
+  const match = ctx.work.pathspec(specs);
+  const entries = await ctx.work.status();
+  const index = await ctx.work.index();
   const toAdd: string[] = [];
   const toRemove: string[] = [];
   const matchedSpec = new Set<string>();
@@ -42,17 +42,17 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     } else if (e.worktree === "M") {
       toAdd.push(e.path);
     } else continue;
-    for (const s of specs) if (ctx.pathspec([s])(e.path)) matchedSpec.add(s);
+    for (const s of specs) if (ctx.work.pathspec([s])(e.path)) matchedSpec.add(s);
   }
   // Pathspecs that matched nothing changed: fine if they name tracked or existing paths;
   // an explicitly named ignored file needs -f.
   const ignoredNamed: string[] = [];
   for (const s of specs) {
     if (matchedSpec.has(s)) continue;
-    const m = ctx.pathspec([s]);
+    const m = ctx.work.pathspec([s]);
     if ([...index.keys()].some((k) => m(k))) continue;
     if (hasGlob(s)) throw fatal(`pathspec '${s}' did not match any files`);
-    const rel = ctx.repoPath(s);
+    const rel = ctx.work.repoPath(s);
     const kind = await pathKind(ctx, rel);
     if (kind === null) throw fatal(`pathspec '${s}' did not match any files`);
     if (kind === "file") {
@@ -60,9 +60,9 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
       else ignoredNamed.push(s);
     } else if (a.has("-f")) {
       // A directory of ignored files: add them all.
-      toAdd.push(...(await ctx.wsfs.listFiles(rel)));
+      toAdd.push(...(await ctx.work.wsfs.listFiles(rel)));
     } else {
-      const rules = new IgnoreRules(ctx.repo);
+      const rules = new IgnoreRules(ctx.repo.asGitRepo);
       await rules.prepare(rel);
       if (rules.test(rel, true)) ignoredNamed.push(s);
     }
@@ -74,12 +74,12 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     );
   }
   if (a.has("-n") || a.has("-v")) {
-    for (const p of toAdd) ctx.out(`add '${ctx.display(p)}'\n`);
-    for (const p of toRemove) ctx.out(`remove '${ctx.display(p)}'\n`);
+    for (const p of toAdd) ctx.io.out(`add '${ctx.work.display(p)}'\n`);
+    for (const p of toRemove) ctx.io.out(`remove '${ctx.work.display(p)}'\n`);
     if (a.has("-n")) return 0;
   }
-  if (toAdd.length > 0) await git.add({ ...ctx.a, filepath: toAdd, force: true });
-  for (const p of toRemove) await git.remove({ ...ctx.a, filepath: p });
-  ctx.invalidate();
+  if (toAdd.length > 0) await git.add({ ...ctx.repo.iso, filepath: toAdd, force: true });
+  for (const p of toRemove) await git.remove({ ...ctx.repo.iso, filepath: p });
+  ctx.work.invalidate();
   return 0;
 }

@@ -52,21 +52,21 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   if (pos.length === 0) throw new GitError("usage: git blame [<options>] [<rev-opts>] [<rev>] [--] <file>\n", 129);
   const rev = pos.length >= 2 ? pos[0]! : null;
   const file = pos.length >= 2 ? pos[1]! : pos[0]!;
-  const rel = ctx.repoPath(file);
-  const start = rev === null ? await ctx.headOid() : await ctx.resolveCommit(rev);
+  const rel = ctx.work.repoPath(file);
+  const start = rev === null ? await ctx.repo.headOid() : await ctx.repo.resolveCommit(rev);
   if (start === null) throw fatal(`no such path '${file}' in HEAD`);
 
   // The version being blamed: the work tree (uncommitted lines blamed on nobody) or <rev>'s.
   let text: string;
   if (rev === null) {
-    const bytes = await ctx.readWorktree(rel);
+    const bytes = await ctx.work.read(rel);
     if (bytes === null) throw fatal(`no such path '${file}' in HEAD`);
-    if (!(await ctx.treeOf(start)).has(rel) && !(await ctx.index()).has(rel)) throw fatal(`no such path '${file}' in HEAD`);
+    if (!(await ctx.repo.treeOf(start)).has(rel) && !(await ctx.work.index()).has(rel)) throw fatal(`no such path '${file}' in HEAD`);
     text = decodeText(bytes);
   } else {
-    const e = (await ctx.treeOf(start)).get(rel);
+    const e = (await ctx.repo.treeOf(start)).get(rel);
     if (!e) throw fatal(`no such path ${rel} in ${rev}`);
-    text = decodeText(await ctx.readBlob(e.oid));
+    text = decodeText(await ctx.repo.readBlob(e.oid));
   }
   const lines = splitLines(text);
   const blame: ({ oid: string; origLine: number } | null)[] = lines.map(() => null);
@@ -75,8 +75,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   // unchanged lines down; a line stops at the commit whose parent lacks it.
   let current: { oid: string; lines: string[]; idx: number[] } | null;
   {
-    const headEntry = (await ctx.treeOf(start)).get(rel);
-    const headLines = headEntry ? splitLines(decodeText(await ctx.readBlob(headEntry.oid))) : [];
+    const headEntry = (await ctx.repo.treeOf(start)).get(rel);
+    const headLines = headEntry ? splitLines(decodeText(await ctx.repo.readBlob(headEntry.oid))) : [];
     const map = mapLines(lines, headLines);
     const idx: number[] = [];
     map.forEach((m, i) => {
@@ -86,15 +86,15 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   }
   while (current) {
     const cur: { oid: string; lines: string[]; idx: number[] } = current;
-    const { commit } = await git.readCommit({ ...ctx.a, oid: cur.oid });
+    const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: cur.oid });
     const parent = commit.parent[0];
     let parentLines: string[] = [];
     let parentHas = false;
     if (parent) {
-      const pe = (await ctx.treeOf(parent)).get(rel);
+      const pe = (await ctx.repo.treeOf(parent)).get(rel);
       if (pe) {
         parentHas = true;
-        parentLines = splitLines(decodeText(await ctx.readBlob(pe.oid)));
+        parentLines = splitLines(decodeText(await ctx.repo.readBlob(pe.oid)));
       }
     }
     const map = parentHas ? mapLines(cur.lines, parentLines) : cur.lines.map(() => -1);
@@ -117,7 +117,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const commits = new Map<string, { author: string; email: string; ts: number; tz: number; boundary: boolean }>();
   for (const b of blame) {
     if (!b || commits.has(b.oid)) continue;
-    const { commit } = await git.readCommit({ ...ctx.a, oid: b.oid });
+    const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: b.oid });
     commits.set(b.oid, { author: commit.author.name, email: commit.author.email, ts: commit.author.timestamp, tz: commit.author.timezoneOffset, boundary: commit.parent.length === 0 });
   }
   const now = Math.floor(Date.now() / 1000);
@@ -130,7 +130,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     for (let i = range[0]! - 1; i < range[1]!; i++) {
       const b = blame[i];
       const w = who(b);
-      ctx.out(
+      ctx.io.out(
         `${b ? b.oid : "0".repeat(40)} ${(b?.origLine ?? i) + 1} ${i + 1}\nauthor ${w.author}\nauthor-mail <${w.email}>\nauthor-time ${w.ts}\nauthor-tz ${formatIsoDate(w.ts, w.tz).slice(-5)}\nfilename ${rel}\n\t${lines[i]}\n`,
       );
     }
@@ -144,8 +144,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     const date = a.has("-t") ? `${w.ts} ${formatIsoDate(w.ts, w.tz).slice(-5)}` : formatIsoDate(w.ts, w.tz);
     const fname = a.has("-f") ? ` ${rel}` : "";
     const orig = a.has("-n") ? ` ${String((b?.origLine ?? i) + 1)}` : "";
-    if (a.has("-s")) ctx.out(`${idText}${fname}${orig} ${String(i + 1).padStart(numWidth)}) ${lines[i]}\n`);
-    else ctx.out(`${idText}${fname}${orig} (${authorText(b).padEnd(authorWidth)} ${date} ${String(i + 1).padStart(numWidth)}) ${lines[i]}\n`);
+    if (a.has("-s")) ctx.io.out(`${idText}${fname}${orig} ${String(i + 1).padStart(numWidth)}) ${lines[i]}\n`);
+    else ctx.io.out(`${idText}${fname}${orig} (${authorText(b).padEnd(authorWidth)} ${date} ${String(i + 1).padStart(numWidth)}) ${lines[i]}\n`);
   }
   return 0;
 }

@@ -33,38 +33,38 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
       "git branch [<options>] [-r | -a] [--merged] [--no-merged]\n   or: git branch [<options>] [-l] [<pattern>...]\n   or: git branch [<options>] [-f] <branch-name> [<start-point>]\n   or: git branch [<options>] [-r] (-d | -D) <branch-name>...\n   or: git branch [<options>] (-m | -M) [<old-branch>] <new-branch>",
   });
   const pos = [...a.positionals, ...(a.afterDashDash ?? [])];
-  const current = await ctx.branch();
+  const current = await ctx.repo.branch();
   if (a.has("--show-current")) {
-    if (current) ctx.out(current + "\n");
+    if (current) ctx.io.out(current + "\n");
     return 0;
   }
   if (a.has("-d") || a.has("-D")) {
     if (pos.length === 0) throw fatal("branch name required");
     let rc = 0;
     const force = a.has("-D") || a.has("-f");
-    const head = await ctx.headOid();
+    const head = await ctx.repo.headOid();
     for (const name of pos) {
       const oid = await branchOid(ctx, name);
       if (!oid) {
-        ctx.err(`error: branch '${name}' not found.\n`);
+        ctx.io.err(`error: branch '${name}' not found.\n`);
         rc = 1;
         continue;
       }
       if (name === current) {
-        ctx.err(`error: Cannot delete branch '${name}' checked out at '${ctx.toplevel}'\n`);
+        ctx.io.err(`error: Cannot delete branch '${name}' checked out at '${ctx.work.toplevel}'\n`);
         rc = 1;
         continue;
       }
       if (!force && head && oid !== head) {
-        const merged = await git.isDescendent({ ...ctx.a, oid: head, ancestor: oid, depth: -1 }).catch(() => false);
+        const merged = await git.isDescendent({ ...ctx.repo.iso, oid: head, ancestor: oid, depth: -1 }).catch(() => false);
         if (!merged) {
-          ctx.err(`error: The branch '${name}' is not fully merged.\nIf you are sure you want to delete it, run 'git branch -D ${name}'.\n`);
+          ctx.io.err(`error: The branch '${name}' is not fully merged.\nIf you are sure you want to delete it, run 'git branch -D ${name}'.\n`);
           rc = 1;
           continue;
         }
       }
-      await git.deleteBranch({ ...ctx.a, ref: name });
-      ctx.out(`Deleted branch ${name} (was ${oid.slice(0, 7)}).\n`);
+      await git.deleteBranch({ ...ctx.repo.iso, ref: name });
+      ctx.io.out(`Deleted branch ${name} (was ${oid.slice(0, 7)}).\n`);
     }
     return rc;
   }
@@ -74,7 +74,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     if (!from) throw fatal("cannot rename the current branch while not on any");
     const oid = await branchOid(ctx, from);
     if (!oid) {
-      if (from === current && (await ctx.headOid()) === null) {
+      if (from === current && (await ctx.repo.headOid()) === null) {
         await setHead(ctx, { branch: to });
         return 0;
       }
@@ -82,9 +82,9 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     }
     if (!validBranchName(to)) throw fatal(`'${to}' is not a valid branch name`);
     if ((await branchOid(ctx, to)) && !a.has("-M")) throw fatal(`a branch named '${to}' already exists`);
-    await git.writeRef({ ...ctx.a, ref: `refs/heads/${to}`, value: oid, force: true });
+    await git.writeRef({ ...ctx.repo.iso, ref: `refs/heads/${to}`, value: oid, force: true });
     if (a.has("-c")) return 0;
-    if (from !== to) await git.deleteRef({ ...ctx.a, ref: `refs/heads/${from}` });
+    if (from !== to) await git.deleteRef({ ...ctx.repo.iso, ref: `refs/heads/${from}` });
     if (from === current) await setHead(ctx, { branch: to });
     return 0;
   }
@@ -95,10 +95,10 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     return 0;
   }
   if (a.has("-r")) return 0; // no remote-tracking branches in the browser
-  const names = (await git.listBranches({ ...ctx.a })).sort();
-  if (current && !names.includes(current) && (await ctx.headOid()) !== null) names.push(current);
+  const names = (await git.listBranches({ ...ctx.repo.iso })).sort();
+  if (current && !names.includes(current) && (await ctx.repo.headOid()) !== null) names.push(current);
   const patterns = pos.map((p) => pathspecToRegExp(p));
-  const head = await ctx.headOid();
+  const head = await ctx.repo.headOid();
   let rows: { name: string; current: boolean; oid: string | null }[] = [];
   if (!current && head) rows.push({ name: `(HEAD detached at ${head.slice(0, 7)})`, current: true, oid: head });
   for (const n of names.sort()) {
@@ -109,7 +109,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     const filtered: typeof rows = [];
     for (const r of rows) {
       if (!r.oid || !head) continue;
-      const merged = r.oid === head || (await git.isDescendent({ ...ctx.a, oid: head, ancestor: r.oid, depth: -1 }).catch(() => false));
+      const merged = r.oid === head || (await git.isDescendent({ ...ctx.repo.iso, oid: head, ancestor: r.oid, depth: -1 }).catch(() => false));
       if (merged === a.has("--merged")) filtered.push(r);
     }
     rows = filtered;
@@ -117,11 +117,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   if (a.has("-v")) {
     const width = Math.max(...rows.map((r) => r.name.length), 0);
     for (const r of rows) {
-      const subject = r.oid ? await ctx.commitSubject(r.oid) : "";
-      ctx.out(`${r.current ? "*" : " "} ${r.name.padEnd(width)} ${r.oid ? r.oid.slice(0, 7) : ""} ${subject}\n`);
+      const subject = r.oid ? await ctx.repo.commitSubject(r.oid) : "";
+      ctx.io.out(`${r.current ? "*" : " "} ${r.name.padEnd(width)} ${r.oid ? r.oid.slice(0, 7) : ""} ${subject}\n`);
     }
     return 0;
   }
-  for (const r of rows) ctx.out(`${r.current ? "*" : " "} ${r.name}\n`);
+  for (const r of rows) ctx.io.out(`${r.current ? "*" : " "} ${r.name}\n`);
   return 0;
 }

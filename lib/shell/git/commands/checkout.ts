@@ -39,20 +39,20 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   }
   if (newBranch !== undefined) {
     const start = pos[0];
-    if ((await ctx.headOid()) === null && start === undefined) {
+    if ((await ctx.repo.headOid()) === null && start === undefined) {
       await setHead(ctx, { branch: newBranch });
-      if (!quiet) ctx.err(`Switched to a new branch '${newBranch}'\n`);
+      if (!quiet) ctx.io.err(`Switched to a new branch '${newBranch}'\n`);
       return 0;
     }
-    const startOid = start === undefined ? await ctx.headOid() : await ctx.resolveCommit(start);
-    if (startOid !== (await ctx.headOid()) && !force) await checkSwitchable(ctx, startOid!);
+    const startOid = start === undefined ? await ctx.repo.headOid() : await ctx.repo.resolveCommit(start);
+    if (startOid !== (await ctx.repo.headOid()) && !force) await checkSwitchable(ctx, startOid!);
     await createBranchRef(ctx, newBranch, start, a.get("-B") !== undefined);
     await doSwitch(ctx, { branch: newBranch }, { force, verb: "checkout", created: true, quiet });
     return 0;
   }
   if (pos.length === 0) {
     // "git checkout" alone: report local changes, like git.
-    ctx.out(await carriedChanges(ctx));
+    ctx.io.out(await carriedChanges(ctx));
     return 0;
   }
   const name = pos[0]!;
@@ -61,13 +61,13 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     await doSwitch(ctx, { branch: name }, { force, verb: "checkout", quiet });
     return 0;
   }
-  const oid = pos.length === 1 ? await ctx.tryResolveCommit(name) : null;
+  const oid = pos.length === 1 ? await ctx.repo.tryResolveCommit(name) : null;
   if (oid) {
     await doSwitch(ctx, { detach: oid }, { force, verb: "checkout", quiet });
     return 0;
   }
   // Not a revision: paths (from the index, or from a leading revision).
-  const rev = (await ctx.tryResolveCommit(name)) ? name : undefined;
+  const rev = (await ctx.repo.tryResolveCommit(name)) ? name : undefined;
   const paths = rev ? pos.slice(1) : pos;
   try {
     return await checkoutPaths(ctx, rev, paths, quiet);
@@ -82,25 +82,25 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
 async function checkoutPaths(ctx: GitContext, rev: string | undefined, paths: string[], quiet: boolean): Promise<number> {
   if (rev === undefined) {
     const n = await restorePaths(ctx, paths, { staged: false, worktree: true, source: undefined });
-    if (!quiet) ctx.err(`Updated ${n} path${n === 1 ? "" : "s"} from the index\n`);
+    if (!quiet) ctx.io.err(`Updated ${n} path${n === 1 ? "" : "s"} from the index\n`);
     return 0;
   }
-  const oid = await ctx.resolveCommit(rev);
+  const oid = await ctx.repo.resolveCommit(rev);
   // git checkout <rev> -- <paths> updates the index too, and never deletes.
-  const tree = await ctx.treeOf(oid);
+  const tree = await ctx.repo.treeOf(oid);
   for (const s of paths) {
-    const m = ctx.pathspec([s]);
+    const m = ctx.work.pathspec([s]);
     if (![...tree.keys()].some((k) => m(k))) throw new GitError(`error: pathspec '${s}' did not match any file(s) known to git\n`, 1);
   }
-  const match = ctx.pathspec(paths);
+  const match = ctx.work.pathspec(paths);
   let n = 0;
   for (const [p, e] of tree) {
     if (!match(p)) continue;
-    await ctx.writeWorktree(p, e);
-    await git.resetIndex({ ...ctx.a, filepath: p, ref: oid });
+    await ctx.work.write(p, e);
+    await git.resetIndex({ ...ctx.repo.iso, filepath: p, ref: oid });
     n++;
   }
-  ctx.invalidate();
-  if (!quiet) ctx.err(`Updated ${n} path${n === 1 ? "" : "s"} from ${oid.slice(0, 7)}\n`);
+  ctx.work.invalidate();
+  if (!quiet) ctx.io.err(`Updated ${n} path${n === 1 ? "" : "s"} from ${oid.slice(0, 7)}\n`);
   return 0;
 }

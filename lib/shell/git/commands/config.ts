@@ -31,48 +31,48 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   });
   const pos = a.positionals;
   if (a.has("-l")) {
-    ctx.out(flattenConfig(await readConfigText(ctx)).map(([k, v]) => `${k}=${v}\n`).join(""));
+    ctx.io.out(flattenConfig(await readConfigText(ctx)).map(([k, v]) => `${k}=${v}\n`).join(""));
     return 0;
   }
   if (a.has("--get-regexp")) {
     const re = new RegExp(pos[0] ?? ".", "i");
     const rows = flattenConfig(await readConfigText(ctx)).filter(([k]) => re.test(k));
-    ctx.out(rows.map(([k, v]) => `${k} ${v}\n`).join(""));
+    ctx.io.out(rows.map(([k, v]) => `${k} ${v}\n`).join(""));
     return rows.length > 0 ? 0 : 1;
   }
   if (pos.length === 0) throw new GitError(`usage: git config [<options>]\n`, 129);
   const key = pos[0]!;
   if (!/^[A-Za-z][\w-]*(\.[^\n]*)?\.[A-Za-z][\w-]*$/.test(key)) throw new GitError(`error: key does not contain a section: ${key}\n`, 2);
   if (a.has("--unset") || a.has("--unset-all")) {
-    if ((await git.getConfig({ ...ctx.a, path: key })) === undefined) return 5;
-    await git.setConfig({ ...ctx.a, path: key, value: undefined });
+    if ((await git.getConfig({ ...ctx.repo.iso, path: key })) === undefined) return 5;
+    await git.setConfig({ ...ctx.repo.iso, path: key, value: undefined });
     return 0;
   }
   if (pos.length === 1 || a.has("--get") || a.has("--get-all")) {
     if (a.has("--get-all")) {
-      const all = await git.getConfigAll({ ...ctx.a, path: key });
+      const all = await git.getConfigAll({ ...ctx.repo.iso, path: key });
       if (all.length === 0) return 1;
-      ctx.out(all.map((v) => `${v}\n`).join(""));
+      ctx.io.out(all.map((v) => `${v}\n`).join(""));
       return 0;
     }
-    const v = await git.getConfig({ ...ctx.a, path: key });
+    const v = await git.getConfig({ ...ctx.repo.iso, path: key });
     if (v === undefined || v === null) {
       if (a.get("--default") !== undefined) {
-        ctx.out(a.get("--default") + "\n");
+        ctx.io.out(a.get("--default") + "\n");
         return 0;
       }
       return 1;
     }
-    ctx.out(`${v}\n`);
+    ctx.io.out(`${v}\n`);
     return 0;
   }
-  await git.setConfig({ ...ctx.a, path: key, value: pos.slice(1).join(" "), append: a.has("--add") });
+  await git.setConfig({ ...ctx.repo.iso, path: key, value: pos.slice(1).join(" "), append: a.has("--add") });
   return 0;
 }
 
 async function readConfigText(ctx: GitContext): Promise<string> {
   try {
-    return String(await ctx.fs.promises.readFile(`${ctx.gitdir}/config`, "utf8"));
+    return String(await ctx.repo.fs.promises.readFile(`${ctx.repo.gitdir}/config`, "utf8"));
   } catch {
     return "";
   }

@@ -36,13 +36,13 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   let revOid: string | null = null;
   let revName = "";
   const onDisk = async (p: string) =>
-    ctx.fs.promises.lstat(ctx.abs(ctx.repoPath(p))).then(
+    ctx.repo.fs.promises.lstat(ctx.work.abs(ctx.work.repoPath(p))).then(
       () => true,
       () => false,
     );
-  if (pos.length > 0 && (await ctx.tryResolveCommit(pos[0]!)) && (a.afterDashDash !== null || !(await onDisk(pos[0]!)))) {
+  if (pos.length > 0 && (await ctx.repo.tryResolveCommit(pos[0]!)) && (a.afterDashDash !== null || !(await onDisk(pos[0]!)))) {
     revName = pos.shift()!;
-    revOid = await ctx.resolveCommit(revName);
+    revOid = await ctx.repo.resolveCommit(revName);
   }
   const paths = [...pos, ...(a.afterDashDash ?? [])];
   const flags = a.has("-i") ? "i" : "";
@@ -57,17 +57,17 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   } catch (err) {
     throw fatal(`command line, '${patterns[0]}': ${(err as Error).message}`);
   }
-  const underCwd = (p: string) => ctx.cwdRel === "" || p.startsWith(ctx.cwdRel + "/");
-  const match = paths.length > 0 ? ctx.pathspec(paths) : underCwd;
+  const underCwd = (p: string) => ctx.work.cwdRel === "" || p.startsWith(ctx.work.cwdRel + "/");
+  const match = paths.length > 0 ? ctx.work.pathspec(paths) : underCwd;
   const files: { path: string; load: () => Promise<Uint8Array | null> }[] = [];
   if (revOid) {
-    for (const [p, e] of await ctx.treeOf(revOid)) if (match(p)) files.push({ path: p, load: () => ctx.readBlob(e.oid) });
+    for (const [p, e] of await ctx.repo.treeOf(revOid)) if (match(p)) files.push({ path: p, load: () => ctx.repo.readBlob(e.oid) });
   } else if (a.has("--cached")) {
-    for (const [p, e] of await ctx.index()) if (match(p)) files.push({ path: p, load: () => ctx.readBlob(e.oid) });
+    for (const [p, e] of await ctx.work.index()) if (match(p)) files.push({ path: p, load: () => ctx.repo.readBlob(e.oid) });
   } else {
-    for (const p of (await ctx.index()).keys()) if (match(p)) files.push({ path: p, load: () => ctx.readWorktree(p) });
+    for (const p of (await ctx.work.index()).keys()) if (match(p)) files.push({ path: p, load: () => ctx.work.read(p) });
     if (a.has("--untracked")) {
-      for (const e of await ctx.status()) if (e.index === "?" && match(e.path)) files.push({ path: e.path, load: () => ctx.readWorktree(e.path) });
+      for (const e of await ctx.work.status()) if (e.index === "?" && match(e.path)) files.push({ path: e.path, load: () => ctx.work.read(e.path) });
     }
   }
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
@@ -79,15 +79,15 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   for (const f of files) {
     const bytes = await f.load();
     if (bytes === null) continue;
-    const name = revLabel + (a.has("--full-name") ? f.path : ctx.display(f.path));
+    const name = revLabel + (a.has("--full-name") ? f.path : ctx.work.display(f.path));
     const shownName = a.has("-h") ? "" : name;
     if (isBinary(bytes)) {
       if (a.has("-I")) continue;
       if (re.test(decodeText(bytes)) !== invert) {
         found = true;
         if (a.has("-q")) return 0;
-        if (a.has("-l")) ctx.out(cquote(name) + "\n");
-        else if (!a.has("-L") && !a.has("-c")) ctx.out(`Binary file ${cquote(name)} matches\n`);
+        if (a.has("-l")) ctx.io.out(cquote(name) + "\n");
+        else if (!a.has("-L") && !a.has("-c")) ctx.io.out(`Binary file ${cquote(name)} matches\n`);
       }
       continue;
     }
@@ -99,7 +99,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     if (a.has("-L")) {
       if (hits.length === 0) {
         found = true;
-        ctx.out(cquote(name) + "\n");
+        ctx.io.out(cquote(name) + "\n");
       }
       continue;
     }
@@ -107,11 +107,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     found = true;
     if (a.has("-q")) return 0;
     if (a.has("-l")) {
-      ctx.out(cquote(name) + "\n");
+      ctx.io.out(cquote(name) + "\n");
       continue;
     }
     if (a.has("-c")) {
-      ctx.out(`${shownName ? cquote(shownName) + ":" : ""}${hits.length}\n`);
+      ctx.io.out(`${shownName ? cquote(shownName) + ":" : ""}${hits.length}\n`);
       continue;
     }
     const show = new Set<number>();
@@ -119,14 +119,14 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     const hitSet = new Set(hits);
     let last = -2;
     for (const k of [...show].sort((x, y) => x - y)) {
-      if ((ctxA || ctxB) && last !== -2 && k !== last + 1) ctx.out("--\n");
+      if ((ctxA || ctxB) && last !== -2 && k !== last + 1) ctx.io.out("--\n");
       last = k;
       const sep = hitSet.has(k) ? ":" : "-";
       const head = shownName ? cquote(shownName) + sep : "";
       const num = a.has("-n") ? `${k + 1}${sep}` : "";
       if (a.has("-o") && hitSet.has(k) && !invert) {
-        for (const m of lines[k]!.matchAll(new RegExp(re.source, flags + "g"))) ctx.out(`${head}${num}${m[0]}\n`);
-      } else ctx.out(`${head}${num}${lines[k]}\n`);
+        for (const m of lines[k]!.matchAll(new RegExp(re.source, flags + "g"))) ctx.io.out(`${head}${num}${m[0]}\n`);
+      } else ctx.io.out(`${head}${num}${lines[k]}\n`);
     }
   }
   return found ? 0 : 1;

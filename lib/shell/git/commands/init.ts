@@ -20,11 +20,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   });
   if (a.has("--bare")) throw fatal("bare repositories are not supported in this shell");
   const target = a.positionals[0];
-  if ((target !== undefined && ctx.repoPath(target) !== "") || (target === undefined && ctx.cwdRel !== "")) {
-    throw fatal(`only the workspace root can be a repository here (try: cd ${ctx.toplevel} && git init)`);
+  if ((target !== undefined && ctx.work.repoPath(target) !== "") || (target === undefined && ctx.work.cwdRel !== "")) {
+    throw fatal(`only the workspace root can be a repository here (try: cd ${ctx.work.toplevel} && git init)`);
   }
-  const existed = await ctx.isRepo();
-  await git.init({ ...ctx.a, defaultBranch: a.get("-b") ?? "main" });
-  if (!a.has("-q")) ctx.out(`${existed ? "Reinitialized existing" : "Initialized empty"} Git repository in ${ctx.shellPath(".git")}/\n`);
+  const existed = await ctx.repo.isRepo();
+  await git.init({ ...ctx.repo.iso, defaultBranch: a.get("-b") ?? "main" });
+  if (!a.has("-q")) ctx.io.out(`${existed ? "Reinitialized existing" : "Initialized empty"} Git repository in ${ctx.work.shellPath(".git")}/\n`);
   return 0;
 }

@@ -34,35 +34,35 @@ async function runLog(ctx: GitContext, a: ReturnType<typeof parseArgs>): Promise
   const include: string[] = [];
   const exclude: string[] = [];
   if (a.has("--all")) {
-    for (const b of await git.listBranches({ ...ctx.a })) include.push(await git.resolveRef({ ...ctx.a, ref: `refs/heads/${b}` }));
-    for (const t of await git.listTags({ ...ctx.a })) {
-      const oid = await git.resolveRef({ ...ctx.a, ref: `refs/tags/${t}` });
-      const c = await ctx.peelToCommit(oid, t).catch(() => null);
+    for (const b of await git.listBranches({ ...ctx.repo.iso })) include.push(await git.resolveRef({ ...ctx.repo.iso, ref: `refs/heads/${b}` }));
+    for (const t of await git.listTags({ ...ctx.repo.iso })) {
+      const oid = await git.resolveRef({ ...ctx.repo.iso, ref: `refs/tags/${t}` });
+      const c = await ctx.repo.peelToCommit(oid, t).catch(() => null);
       if (c) include.push(c);
     }
-    const head = await ctx.headOid();
+    const head = await ctx.repo.headOid();
     if (head) include.push(head);
   }
   for (const r of revs) {
     const range = /^(.*?)(\.\.\.?)(.*)$/.exec(r);
-    if (r.startsWith("^")) exclude.push(await ctx.resolveCommit(r.slice(1)));
+    if (r.startsWith("^")) exclude.push(await ctx.repo.resolveCommit(r.slice(1)));
     else if (range) {
-      const left = await ctx.resolveCommit(range[1] || "HEAD");
-      const right = await ctx.resolveCommit(range[3] || "HEAD");
+      const left = await ctx.repo.resolveCommit(range[1] || "HEAD");
+      const right = await ctx.repo.resolveCommit(range[3] || "HEAD");
       if (range[2] === "...") {
         include.push(left, right);
-        const bases = await git.findMergeBase({ ...ctx.a, oids: [left, right] });
+        const bases = await git.findMergeBase({ ...ctx.repo.iso, oids: [left, right] });
         exclude.push(...(bases as string[]));
       } else {
         include.push(right);
         exclude.push(left);
       }
-    } else include.push(await ctx.resolveCommit(r));
+    } else include.push(await ctx.repo.resolveCommit(r));
   }
   if (include.length === 0 && !a.has("--all")) {
-    const head = await ctx.headOid();
+    const head = await ctx.repo.headOid();
     if (head === null) {
-      const b = await ctx.branch();
+      const b = await ctx.repo.branch();
       throw fatal(`your current branch '${b ?? "HEAD"}' does not have any commits yet`);
     }
     include.push(head);
@@ -74,7 +74,7 @@ async function runLog(ctx: GitContext, a: ReturnType<typeof parseArgs>): Promise
   const deco = wantDeco ? await decorations(ctx) : null;
   const abbrevCommit = (oneline || a.has("--abbrev-commit")) && !a.has("--no-abbrev-commit");
   const mode = diffMode(a, false);
-  const filter = paths.length > 0 ? ctx.pathspec(paths) : undefined;
+  const filter = paths.length > 0 ? ctx.work.pathspec(paths) : undefined;
   const nOpt = a.get("-n");
   const max = nOpt !== undefined ? Number(nOpt) : Infinity;
   if (nOpt !== undefined && !Number.isFinite(max)) throw fatal(`'${nOpt}': not an integer`);
@@ -113,11 +113,11 @@ async function runLog(ctx: GitContext, a: ReturnType<typeof parseArgs>): Promise
   const graph = a.has("--graph");
   let first = true;
   for (let i = 0; i < list.length; i++) {
-    if (!first && separated) ctx.out(graph && fmt.kind !== "format" ? "| \n" : "\n");
+    if (!first && separated) ctx.io.out(graph && fmt.kind !== "format" ? "| \n" : "\n");
     first = false;
     let text = await renderCommit(ctx, list[i]!, fmt, deco, mode, abbrevCommit, filter);
     if (graph) text = graphPrefix(text, list[i]!.commit.parent.length === 0);
-    ctx.out(text);
+    ctx.io.out(text);
   }
   return 0;
 }

@@ -20,13 +20,13 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     usage: "git ls-files [<options>] [<file>...]",
   });
   const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
-  const underCwd = (p: string) => ctx.cwdRel === "" || p.startsWith(ctx.cwdRel + "/");
-  const match = specs.length > 0 ? ctx.pathspec(specs) : underCwd;
-  const name = (p: string) => (a.has("--full-name") ? p : ctx.display(p));
+  const underCwd = (p: string) => ctx.work.cwdRel === "" || p.startsWith(ctx.work.cwdRel + "/");
+  const match = specs.length > 0 ? ctx.work.pathspec(specs) : underCwd;
+  const name = (p: string) => (a.has("--full-name") ? p : ctx.work.display(p));
   const show = (p: string) => (a.has("-z") ? name(p) : cquote(name(p)));
   const end = a.has("-z") ? "\0" : "\n";
   const cached = a.has("-c") || !(a.has("-m") || a.has("-d") || a.has("-o") || a.has("-i"));
-  const index = await ctx.index();
+  const index = await ctx.work.index();
   const lines: string[] = [];
   const tag = (t: string) => (a.has("-t") ? t + " " : "");
   if (cached || a.has("-s")) {
@@ -36,17 +36,17 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     }
   }
   if (a.has("-d") || a.has("-m")) {
-    for (const e of await ctx.status()) {
+    for (const e of await ctx.work.status()) {
       if (e.index === "?" || !match(e.path)) continue;
       if (a.has("-d") && e.worktree === "D") lines.push(tag("R") + show(e.path));
       if (a.has("-m") && (e.worktree === "M" || e.worktree === "D")) lines.push(tag("C") + show(e.path));
     }
   }
   if (a.has("-o")) {
-    let others = (await ctx.status()).filter((e) => e.index === "?").map((e) => e.path);
+    let others = (await ctx.work.status()).filter((e) => e.index === "?").map((e) => e.path);
     if (a.has("--directory")) others = await collapseUntracked(ctx, others);
     for (const p of others) if (match(p.replace(/\/$/, ""))) lines.push(tag("?") + show(p));
   }
-  if (lines.length > 0) ctx.out(lines.join(end) + end);
+  if (lines.length > 0) ctx.io.out(lines.join(end) + end);
   return 0;
 }

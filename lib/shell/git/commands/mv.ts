@@ -22,17 +22,17 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   if (all.length < 2) throw new GitError("usage: git mv [<options>] <source>... <destination>\n", 129);
   const dstArg = all[all.length - 1]!;
   const srcs = all.slice(0, -1);
-  const dstRel = ctx.repoPath(dstArg);
+  const dstRel = ctx.work.repoPath(dstArg);
   const dstKind = await pathKind(ctx, dstRel);
   const intoDir = srcs.length > 1 || dstKind === "dir";
   if (srcs.length > 1 && dstKind !== "dir") throw fatal(`destination '${dstArg}' is not a directory`);
-  const index = await ctx.index();
+  const index = await ctx.work.index();
   const moves: { from: string; to: string; files: string[] }[] = [];
   for (const s of srcs) {
-    const from = ctx.repoPath(s);
+    const from = ctx.work.repoPath(s);
     const base = from.slice(from.lastIndexOf("/") + 1);
     const to = intoDir ? (dstRel === "" ? base : `${dstRel}/${base}`) : dstRel;
-    const where = `source=${s}, destination=${intoDir ? ctx.display(to) : dstArg}`;
+    const where = `source=${s}, destination=${intoDir ? ctx.work.display(to) : dstArg}`;
     const kind = await pathKind(ctx, from);
     if (kind === null) {
       if (a.has("-k")) continue;
@@ -52,15 +52,15 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     moves.push({ from, to, files });
   }
   for (const m of moves) {
-    if (a.has("-n") || a.has("-v")) ctx.out(`Renaming ${m.from} to ${m.to}\n`);
+    if (a.has("-n") || a.has("-v")) ctx.io.out(`Renaming ${m.from} to ${m.to}\n`);
     if (a.has("-n")) continue;
-    if (await pathKind(ctx, m.to)) await ctx.wsfs.remove(m.to, { origin: "git" });
-    await ctx.wsfs.rename(m.from, m.to, { origin: "git" });
+    if (await pathKind(ctx, m.to)) await ctx.work.wsfs.remove(m.to, { origin: "git" });
+    await ctx.work.wsfs.rename(m.from, m.to, { origin: "git" });
     for (const f of m.files) {
-      await git.remove({ ...ctx.a, filepath: f });
-      await git.add({ ...ctx.a, filepath: m.to + f.slice(m.from.length), force: true });
+      await git.remove({ ...ctx.repo.iso, filepath: f });
+      await git.add({ ...ctx.repo.iso, filepath: m.to + f.slice(m.from.length), force: true });
     }
   }
-  ctx.invalidate();
+  ctx.work.invalidate();
   return 0;
 }

@@ -26,30 +26,30 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     if (a.afterDashDash !== null) {
       rev = pos[0]!;
       if (pos.length > 1) paths = [...pos.slice(1), ...paths];
-    } else if ((await ctx.tryResolveCommit(pos[0]!)) !== null) {
+    } else if ((await ctx.repo.tryResolveCommit(pos[0]!)) !== null) {
       rev = pos[0]!;
       paths = pos.slice(1);
     } else {
       paths = pos;
     }
   }
-  const head = await ctx.headOid();
-  const target = rev === null ? head : await ctx.resolveCommit(rev);
+  const head = await ctx.repo.headOid();
+  const target = rev === null ? head : await ctx.repo.resolveCommit(rev);
 
   if (paths.length > 0) {
     if (modes.length > 0 && modes[0] !== "--mixed") throw fatal(`Cannot do ${modes[0]!.slice(2)} reset with paths.`);
-    const index = await ctx.index();
-    const tree = await ctx.treeOf(target);
+    const index = await ctx.work.index();
+    const tree = await ctx.repo.treeOf(target);
     const known = new Set([...index.keys(), ...tree.keys()]);
     for (const s of paths) {
-      const m = ctx.pathspec([s]);
-      if (![...known].some((k) => m(k)) && !(await pathKind(ctx, ctx.repoPath(s)))) {
+      const m = ctx.work.pathspec([s]);
+      if (![...known].some((k) => m(k)) && !(await pathKind(ctx, ctx.work.repoPath(s)))) {
         throw fatal(
           `ambiguous argument '${s}': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'`,
         );
       }
     }
-    await resetIndexTo(ctx, target, ctx.pathspec(paths));
+    await resetIndexTo(ctx, target, ctx.work.pathspec(paths));
     if (!a.has("-q")) await printUnstaged(ctx);
     return 0;
   }
@@ -68,8 +68,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     // Work tree and index first (against the old index), then move the branch.
     await applyTree(ctx, target);
     await moveHead(ctx, target);
-    ctx.invalidate();
-    if (!a.has("-q")) ctx.out(`HEAD is now at ${target.slice(0, 7)} ${await ctx.commitSubject(target)}\n`);
+    ctx.work.invalidate();
+    if (!a.has("-q")) ctx.io.out(`HEAD is now at ${target.slice(0, 7)} ${await ctx.repo.commitSubject(target)}\n`);
     return 0;
   }
   await moveHead(ctx, target);
@@ -81,8 +81,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
 }
 
 async function printUnstaged(ctx: GitContext): Promise<void> {
-  ctx.invalidate();
-  const lines = (await ctx.status()).filter((e) => e.index !== "?" && e.worktree !== " ");
+  ctx.work.invalidate();
+  const lines = (await ctx.work.status()).filter((e) => e.index !== "?" && e.worktree !== " ");
   if (lines.length === 0) return;
-  ctx.out("Unstaged changes after reset:\n" + lines.map((e) => `${e.worktree}\t${e.path}\n`).join(""));
+  ctx.io.out("Unstaged changes after reset:\n" + lines.map((e) => `${e.worktree}\t${e.path}\n`).join(""));
 }

@@ -23,7 +23,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const staged = a.has("-S");
   const worktree = a.has("-W") || !staged;
   const sourceSpec = a.get("-s");
-  const source = sourceSpec !== undefined ? await ctx.resolveCommit(sourceSpec) : staged ? await ctx.headOid() : undefined;
+  const source = sourceSpec !== undefined ? await ctx.repo.resolveCommit(sourceSpec) : staged ? await ctx.repo.headOid() : undefined;
   await restorePaths(ctx, specs, { staged, worktree, source });
   return 0;
 }

@@ -29,16 +29,16 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const data = await statusData(ctx, { untracked });
   const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
   if (specs.length > 0) {
-    const match = ctx.pathspec(specs);
+    const match = ctx.work.pathspec(specs);
     data.staged = data.staged.filter((l) => match(l.path) || (l.from !== undefined && match(l.from)));
     data.unstaged = data.unstaged.filter((l) => match(l.path));
-    data.untracked = data.untracked.filter((p) => match(p.replace(/\/$/, "")) || specs.some((s) => ctx.repoPath(s).startsWith(p)));
+    data.untracked = data.untracked.filter((p) => match(p.replace(/\/$/, "")) || specs.some((s) => ctx.work.repoPath(s).startsWith(p)));
   }
   const porcelain = a.has("--porcelain");
   if (porcelain || a.has("-s")) {
-    ctx.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b") }));
+    ctx.io.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b") }));
   } else {
-    ctx.out(await longStatus(ctx, data));
+    ctx.io.out(await longStatus(ctx, data));
   }
   return 0;
 }

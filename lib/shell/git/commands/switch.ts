@@ -25,16 +25,16 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const create = a.get("-c") ?? a.get("-C");
   if (a.get("--orphan") !== undefined) throw fatal("--orphan is not supported in this shell");
   if (create !== undefined) {
-    const current = await ctx.branch();
-    if (a.get("-C") !== undefined && current === create) throw fatal(`cannot force update the branch '${create}' used by worktree at '${ctx.toplevel}'`);
+    const current = await ctx.repo.branch();
+    if (a.get("-C") !== undefined && current === create) throw fatal(`cannot force update the branch '${create}' used by worktree at '${ctx.work.toplevel}'`);
     const start = pos[0];
-    if ((await ctx.headOid()) === null && start === undefined) {
+    if ((await ctx.repo.headOid()) === null && start === undefined) {
       await setHead(ctx, { branch: create });
-      if (!quiet) ctx.err(`Switched to a new branch '${create}'\n`);
+      if (!quiet) ctx.io.err(`Switched to a new branch '${create}'\n`);
       return 0;
     }
-    const startOid = start === undefined ? await ctx.headOid() : await ctx.resolveCommit(start);
-    if (startOid !== (await ctx.headOid()) && !force) await checkSwitchable(ctx, startOid!);
+    const startOid = start === undefined ? await ctx.repo.headOid() : await ctx.repo.resolveCommit(start);
+    if (startOid !== (await ctx.repo.headOid()) && !force) await checkSwitchable(ctx, startOid!);
     await createBranchRef(ctx, create, start, a.get("-C") !== undefined);
     await doSwitch(ctx, { branch: create }, { force, verb: "checkout", created: true, quiet });
     return 0;
@@ -43,11 +43,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const name = pos[0]!;
   if (name === "-") throw fatal("switching to the previous branch ('-') is not supported in this shell");
   if (a.has("-d")) {
-    await doSwitch(ctx, { detach: await ctx.resolveCommit(name) }, { force, verb: "checkout", quiet });
+    await doSwitch(ctx, { detach: await ctx.repo.resolveCommit(name) }, { force, verb: "checkout", quiet });
     return 0;
   }
   if (!(await branchOid(ctx, name))) {
-    const oid = await ctx.tryResolveCommit(name);
+    const oid = await ctx.repo.tryResolveCommit(name);
     if (oid) throw new GitError(`fatal: a branch is expected, got commit '${name}'\nhint: If you want to detach HEAD at the commit, try again with the --detach option.\n`, 128);
     throw fatal(`invalid reference: ${name}`);
   }
