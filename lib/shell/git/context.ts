@@ -40,9 +40,12 @@ export class GitContext {
   readonly repo: GitRepository;
   readonly work: WorkTree;
   readonly readOnly: boolean;
+  /** The options the shell built the git command with (for what a command needs from outside). */
+  readonly options: GitEnvOptions;
 
   /** `cwdRel`: the caller's cwd relative to the workspace root ("" = root); `env`: its environment. */
   constructor(opts: GitEnvOptions, cwdRel: string, env: Map<string, string>) {
+    this.options = opts;
     this.readOnly = opts.readOnly;
     const hidden = opts.hidden ?? null;
     const fullFs = opts.readOnly ? readOnlyIsoFs(opts.fs) : opts.fs;
