@@ -8,7 +8,8 @@
 import { MODE_GUARD_PRIORITY, type AgentHooks, type BeforeToolDecision, type HookRegistration } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
 import { prepareCommandGuard } from "./command-guard";
-import { admit, policyCall, type GuardedCall } from "./policy-table";
+import type { GuardedCall } from "./policy";
+import { admit, policyCall } from "./policy-table";
 import { MODE_PROFILES } from "./profiles";
 
 export type ModeGuardDecision = { skip: true; reason: string };

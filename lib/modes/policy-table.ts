@@ -27,7 +27,8 @@
 import { approvalRules } from "../agent/approvals";
 import type { AgentMode, ApprovalSettings } from "../agent/types";
 import { callApproval, type ApprovalCategory, type EffectClass, type ToolDefinition } from "../tools/define";
-import { evaluate, LOADING, UNREADABLE, WRITES, type PolicyCall, type PolicyDecision, type PolicyRule } from "./policy";
+import { prepareCommandGuard } from "./command-guard";
+import { evaluate, LOADING, UNREADABLE, WRITES, type GuardedCall, type PolicyCall, type PolicyDecision, type PolicyRule, type ToolPolicy } from "./policy";
 import { ALWAYS_PINNED, MODE_PROFILES, modeProfile, type ModeProfile, type ToolTier } from "./profiles";
 import { MODE_TOOL_NAMES, modeTools } from "./tools";
 
@@ -77,14 +78,6 @@ export function policyTable(mode: AgentMode, settings: ApprovalSettings): { mode
 }
 
 // ---- calls as the policy sees them ----------------------------------------------------------
-
-export type GuardedCall = {
-  /** The tool name the model called. */
-  name: string;
-  input: unknown;
-  /** The definition, when the tool is known. */
-  tool?: Pick<ToolDefinition, "name" | "effects" | "effectsFor" | "approval">;
-};
 
 const COMMAND_FIELDS = ["commands", "command", "cmd", "cmds", "script", "commandLine", "command_line", "shell"];
 
@@ -154,6 +147,34 @@ export function decide(call: PolicyCall, mode: AgentMode, settings: ApprovalSett
   if (admitted.action === "deny") return admitted;
   return evaluate(approvalRules(settings), call);
 }
+
+/** How long admitting a command may wait for the command parser to load (then it is refused). */
+export const COMMAND_GUARD_LOAD_MS = 20_000;
+
+async function commandGuardLoaded(): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, COMMAND_GUARD_LOAD_MS)));
+  // A failure or a timeout leaves the parser unloaded, and the (guard loading) rule refuses.
+  await Promise.race([prepareCommandGuard().catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The mode profiles' policy, for a session: admits what the mode's rules admit (loading the
+ * command parser first when a read-only mode has commands to check), and decides the rest with
+ * the approval rules and the user's choices.
+ */
+export const modePolicy: ToolPolicy = {
+  async admit(call, mode) {
+    const c = policyCall(call);
+    if (c.commands?.length && MODE_PROFILES[mode]?.worktree === "read-only") await commandGuardLoaded();
+    return admit(c, mode);
+  },
+  decide(call, mode, settings, commands) {
+    const admitted = admit(policyCall(call), mode);
+    if (admitted.action === "deny") return admitted;
+    return evaluate(approvalRules(settings), policyCall(call, commands ?? []));
+  },
+};
 
 // ---- projections: the surface and the preamble ---------------------------------------------
 

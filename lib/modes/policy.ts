@@ -19,7 +19,8 @@
  *
  * Framework-free.
  */
-import type { ApprovalCategory, EffectClass } from "../tools/define";
+import type { AgentMode, ApprovalSettings } from "../agent/types";
+import type { ApprovalCategory, EffectClass, ToolDefinition } from "../tools/define";
 import { findFileEditingCommand, GUARD_LOADING_REASON } from "./command-guard";
 
 export type PolicyAction = "allow" | "ask" | "deny";
@@ -63,6 +64,28 @@ export interface PolicyDecision {
   rule?: PolicyRule;
   /** The rule's reason with its placeholders filled in. */
   reason?: string;
+}
+
+/** A tool call as the model made it, with the tool's definition when it is known. */
+export type GuardedCall = {
+  /** The tool name the model called. */
+  name: string;
+  input: unknown;
+  /** The definition, when the tool is known. */
+  tool?: Pick<ToolDefinition, "name" | "effects" | "effectsFor" | "approval">;
+};
+
+/**
+ * What a session asks of its policy, at two points of a call's way:
+ *   admit    after the arguments are valid, before any hook, plan or question: may the call run
+ *            at all in this mode? A deny refuses it (the reason goes to the model).
+ *   decide   once it is planned: allow (run), ask (the user approves) or deny; `commands` are the
+ *            ones its plan shows the user, which "always allow" prefixes are matched against.
+ * Both are read per call, so a mode switch mid-run applies to the very next call.
+ */
+export interface ToolPolicy {
+  admit(call: GuardedCall, mode: AgentMode): PolicyDecision | Promise<PolicyDecision>;
+  decide(call: GuardedCall, mode: AgentMode, settings: ApprovalSettings, commands?: readonly string[]): PolicyDecision;
 }
 
 const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };

@@ -15,6 +15,7 @@ import {
   LOADING,
   MODE_PROFILES,
   MODE_TOOL_NAMES,
+  modePolicy,
   modeRules,
   modeTools,
   policyCall,
@@ -217,5 +218,26 @@ describe("the surface is the table's reading of the profile", () => {
     expect(commandRows("act")).toEqual([]);
     expect(commandRows("plan")).toEqual([UNREADABLE, WRITES, LOADING]);
     expect(commandRows("review")).toEqual([UNREADABLE, WRITES, LOADING]);
+  });
+});
+
+describe("modePolicy: what a session asks", () => {
+  const guarded = (name: string, input: unknown) => ({ name, input, tool: byName.get(name) });
+
+  it("admit refuses what the mode forbids, before anything else, and lets the rest on", async () => {
+    expect(await modePolicy.admit(guarded("editor", { command: "create", path: "a", file_text: "x" }), "plan")).toMatchObject({ action: "deny", reason: expect.stringMatching(/^Plan mode is read-only: editor/) });
+    expect((await modePolicy.admit(guarded("run_commands", { commands: "echo x > f" }), "review")).reason).toMatch(/^Review mode is read-only: `echo x > f` would change files/);
+    expect((await modePolicy.admit(guarded("run_commands", { commands: "echo x > f" }), "act")).action).toBe("allow");
+    expect((await modePolicy.admit(guarded("run_commands", { commands: "cat f" }), "plan")).action).toBe("allow");
+  });
+
+  it("decide matches prefixes against the plan's commands only, and keeps the mode's deny", () => {
+    const prefixes: ApprovalSettings = { ...DEFAULT_APPROVALS, allowedCommandPrefixes: ["ls"] };
+    const shellCall = guarded("run_commands", { commands: "ls" });
+    expect(modePolicy.decide(shellCall, "act", prefixes, ["ls"]).action).toBe("allow");
+    // No preview commands: no prefix can match (as before the table).
+    expect(modePolicy.decide(shellCall, "act", prefixes).action).toBe("ask");
+    expect(modePolicy.decide(guarded("editor", { command: "create", path: "a", file_text: "x" }), "plan", everything).action).toBe("deny");
+    expect(modePolicy.decide(guarded("read_files", { paths: ["a"] }), "plan", DEFAULT_APPROVALS).action).toBe("allow");
   });
 });
