@@ -6,9 +6,9 @@
  * defaults, so the last match decides. A mode's own rules come first and no rule here can lift
  * a mode's deny (lib/modes/policy-table.ts).
  */
-import { evaluate, isSimpleCommand, matchesPrefix, type PolicyRule } from "../modes/policy";
-import type { ApprovalCategory } from "../tools/define";
-import type { ApprovalSettings } from "./types";
+import { evaluate, isSimpleCommand, matchesPrefix, type PolicyDecision, type PolicyRule, type ToolPolicy } from "../modes/policy";
+import { callApproval, type ApprovalCategory, type ToolDefinition } from "../tools/define";
+import type { AgentMode, ApprovalSettings } from "./types";
 
 export { isSimpleCommand };
 
@@ -56,7 +56,35 @@ export function suggestPrefix(command: string): string {
   return words[0]!;
 }
 
+/** The approval layer's decision for a call of this category (with these commands): allow or ask. */
+export function approvalDecision(category: ApprovalCategory, settings: ApprovalSettings, commands?: readonly string[]): PolicyDecision {
+  return evaluate(approvalRules(settings), { name: "", effects: [], category, commands, runsCommands: false });
+}
+
 /** Whether a call of this category (with these commands) is approved by the settings alone. */
 export function isAutoApproved(category: ApprovalCategory, settings: ApprovalSettings, commands?: readonly string[]): boolean {
-  return evaluate(approvalRules(settings), { name: "", effects: [], category, commands, runsCommands: false }).action === "allow";
+  return approvalDecision(category, settings, commands).action === "allow";
+}
+
+/**
+ * The policy of a session made without the mode profiles (lib/modes makes the app's): a call to
+ * a tool its surface does not offer is refused; the rest is decided by the approval rules.
+ */
+export function surfacePolicy(onSurface: (mode: AgentMode, name: string) => boolean, label: (mode: AgentMode) => string): ToolPolicy {
+  return {
+    admit(call, mode) {
+      if (onSurface(mode, call.name)) return { action: "allow" };
+      return { action: "deny", reason: `The tool "${call.name}" is not available in ${label(mode)} mode, so the call was refused. Use the tools offered in this mode.` };
+    },
+    decide(call, mode, settings, commands) {
+      if (!onSurface(mode, call.name)) return this.admit(call, mode) as PolicyDecision;
+      let category: ApprovalCategory = "edit";
+      try {
+        if (call.tool) category = callApproval(call.tool as ToolDefinition, call.input);
+      } catch {
+        // a tool whose approval cannot be read asks, as an edit
+      }
+      return approvalDecision(category, settings, commands);
+    },
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { approvalRules, userRules } from "../../lib/agent/approvals";
+import { approvalRules, surfacePolicy, userRules } from "../../lib/agent/approvals";
 import { AGENT_MODES, DEFAULT_APPROVALS, type AgentMode, type ApprovalSettings } from "../../lib/agent/types";
 import {
   decide,
@@ -239,5 +239,21 @@ describe("modePolicy: what a session asks", () => {
     expect(modePolicy.decide(shellCall, "act", prefixes).action).toBe("ask");
     expect(modePolicy.decide(guarded("editor", { command: "create", path: "a", file_text: "x" }), "plan", everything).action).toBe("deny");
     expect(modePolicy.decide(guarded("read_files", { paths: ["a"] }), "plan", DEFAULT_APPROVALS).action).toBe("allow");
+  });
+});
+
+describe("surfacePolicy: a session without the mode profiles", () => {
+  const policy = surfacePolicy((mode, name) => mode === "act" || name !== "editor", (m) => m.toUpperCase());
+  const guarded = (name: string, input: unknown) => ({ name, input, tool: byName.get(name) });
+
+  it("refuses a tool off its surface, and decides the rest with the approval rules", async () => {
+    const e = guarded("editor", { command: "create", path: "a", file_text: "x" });
+    expect(await policy.admit(e, "act")).toEqual({ action: "allow" });
+    expect(await policy.admit(e, "plan")).toEqual({ action: "deny", reason: 'The tool "editor" is not available in PLAN mode, so the call was refused. Use the tools offered in this mode.' });
+    expect(policy.decide(e, "act", DEFAULT_APPROVALS).action).toBe("ask");
+    expect(policy.decide(e, "act", everything).action).toBe("allow");
+    expect(policy.decide(e, "plan", everything).action).toBe("deny");
+    expect(policy.decide(guarded("editor", { command: "view", path: "a" }), "act", DEFAULT_APPROVALS).action).toBe("allow");
+    expect(policy.decide(guarded("run_commands", { commands: "ls" }), "plan", { ...DEFAULT_APPROVALS, allowedCommandPrefixes: ["ls"] }, ["ls"]).action).toBe("allow");
   });
 });
