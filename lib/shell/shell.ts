@@ -41,7 +41,7 @@ export type CreateShellOptions = {
   fs: IsoFs;
   /** Absolute workspace directory inside `fs`. */
   dir: string;
-  /** Plan mode: nothing the shell runs may change the workspace (scratch /tmp stays writable). */
+  /** A read-only mode (Plan, Review): nothing the shell runs may change the workspace (scratch /tmp stays writable). */
   readOnly?: boolean;
   /** The workspace's WorkspaceFs (shares its journal and read cache); made over fs/dir if absent. */
   wsfs?: WorkspaceFs;
@@ -401,7 +401,7 @@ class WorkspaceShell implements Shell {
     const denied = this.core.denials.slice(denialsBefore);
     if (denied.length > 0 && !/Read-only file system|Permission denied/.test(stderr)) {
       stderr += this.isReadOnly
-        ? `bash: ${denied.length} write(s) refused: the workspace is read-only (Plan mode)\n`
+        ? `bash: ${denied.length} write(s) refused: the workspace is read-only in this mode\n`
         : `bash: ${denied.length} write(s) into .git refused\n`;
     }
     this.core.denials.length = Math.min(this.core.denials.length, denialsBefore);
