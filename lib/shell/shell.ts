@@ -18,6 +18,8 @@ import { type DeniedWrite, WorkspaceShellFs } from "./adapter";
 import { fastFind, parseFastFind } from "./fastfind";
 import { fastGrep, parseFastGrep } from "./fastgrep";
 import { createGitCommand, GIT_SUBCOMMANDS } from "./git";
+import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/command";
+import type { PythonRuntime } from "../runtimes/python/runtime";
 import { capOutput, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type ShellLimits } from "./limits";
 import { DEFAULT_MOUNT_POINT, normalizeShellPath, toShellPath, toWorkspacePath } from "./paths";
 
@@ -59,6 +61,8 @@ export type CreateShellOptions = {
    * lightning-fs under Node, so the default is on in browsers and off elsewhere.
    */
   defenseInDepth?: boolean;
+  /** Where `python3` runs (a Web Worker in the browser); without one there is no python3. */
+  python?: PythonRuntime;
 };
 
 export type ShellExecOptions = {
@@ -129,6 +133,7 @@ class ShellCore {
     readonly origin: string,
     readonly env: Record<string, string>,
     readonly defenseInDepth: boolean,
+    readonly python: PythonRuntime | undefined,
   ) {}
 }
 
@@ -160,6 +165,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     opts.origin ?? "shell",
     opts.env ?? {},
     opts.defenseInDepth ?? isBrowserLike(),
+    opts.python,
   );
   return new WorkspaceShell(core, (opts.readOnly ?? false) || wsfs.readOnly);
 }
@@ -204,6 +210,9 @@ class WorkspaceShell implements Shell {
       }),
       ...surfacingWrappers(core),
       ...this.fastPaths(),
+      ...(core.python
+        ? createPythonCommands(core.jb, { runtime: core.python, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin })
+        : []),
     ];
   }
 
@@ -235,7 +244,7 @@ class WorkspaceShell implements Shell {
   }
 
   commandNames(): string[] {
-    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git"]);
+    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git", ...(this.core.python ? PYTHON_COMMAND_NAMES : [])]);
     return [...names].sort();
   }
 
