@@ -84,6 +84,28 @@ describe("python3 command line", () => {
   });
 });
 
+describe("python3's live output", () => {
+  it("a lone python3 command line delivers its output to onOutput, line by line, not again in the result", async () => {
+    const ws = await workspace();
+    const seen: string[] = [];
+    const r = await ws.shell.exec(`python3 -c 'import sys; print("one"); print("oops", file=sys.stderr); print("two")'`, { onOutput: (s, t) => seen.push(`${s}:${t}`) });
+    expect(seen).toEqual(["stdout:one\n", "stderr:oops\n", "stdout:two\n"]);
+    expect(r).toMatchObject({ stdout: "", stderr: "", exitCode: 0 });
+    expect(r.env.TABULA_LIVE_OUTPUT).toBeUndefined();
+  });
+
+  it("a pipe, a redirection or a list is collected as usual, and the program never sees the live token", async () => {
+    const ws = await workspace();
+    const seen: string[] = [];
+    const onOutput = (_s: string, t: string) => seen.push(t);
+    expect((await ws.shell.exec("python3 -c 'print(1)' | cat", { onOutput })).stdout).toBe("1\n");
+    expect((await ws.shell.exec("python3 -c 'print(2)'; echo done", { onOutput })).stdout).toBe("2\ndone\n");
+    expect(seen).toEqual([]);
+    await ws.shell.exec(`python3 -c 'import os; print(sorted(k for k in os.environ if "LIVE" in k))'`, { onOutput });
+    expect(seen).toEqual(["[]\n"]);
+  });
+});
+
 describe("python3 -m", () => {
   it("runs json.tool on stdin", async () => {
     const ws = await workspace();
@@ -197,5 +219,14 @@ describe("python3 on the workspace", () => {
     const ws = await workspace({ "sub/.keep": "" });
     const r = await ws.shell.exec("export GREETING=hi; cd sub && python3 -c 'import os; print(os.environ[\"GREETING\"], os.getcwd())'");
     expect(r.stdout).toBe("hi /workspace/sub\n");
+  });
+});
+
+describe("isLoneCommand", () => {
+  it("accepts one python3 command with quoted code, refuses pipes, redirections, lists and substitutions", async () => {
+    const { isLoneCommand } = await import("../../lib/runtimes/python/live-output");
+    const names = ["python3", "python"];
+    for (const ok of [`python3 -c 'print("a|b>c"); x = (1)'`, "python app.py --flag 'two words'", `python3 -c "print('hi')"`, "  python3 x.py"]) expect(isLoneCommand(ok, names), ok).toBe(true);
+    for (const no of ["python3 x.py | cat", "python3 x.py > out", "python3 x.py; ls", "python3 x.py && ls", `python3 -c "$(cat f)"`, "python3 $(echo x.py)", "python3x a", "ls python3", "python3 'unclosed"]) expect(isLoneCommand(no, names), no).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { resolveShellPath, toWorkspacePath } from "../../shell/paths";
 import { parsePythonArgs, PYTHON_USAGE } from "./args";
 import type { PythonJob, PythonTarget } from "./protocol";
 import type { PythonRuntime } from "./runtime";
+import { LIVE_OUTPUT_VAR, type LiveOutputs, type LiveSink } from "./live-output";
 import { applyChanges, SnapshotTooLargeError, takeSnapshot } from "./workspace-sync";
 
 export type PythonCommandOptions = {
@@ -19,6 +20,8 @@ export type PythonCommandOptions = {
   readOnly: boolean;
   /** Journal origin of the program's writes. */
   origin: string;
+  /** Live sinks of the shell's execs (see live-output.ts). */
+  live?: LiveOutputs;
 };
 
 /** Standard modules that cannot work in a tab, with the reason given instead of a hang. */
@@ -103,6 +106,8 @@ async function runPython(name: string, argv: string[], ctx: ResolvedCommandConte
   }
 
   const env: Record<string, string> = { ...(ctx.exportedEnv ?? Object.fromEntries(ctx.env)) };
+  const live = opts.live?.get(env[LIVE_OUTPUT_VAR] ?? ctx.env.get(LIVE_OUTPUT_VAR));
+  delete env[LIVE_OUTPUT_VAR];
   const job: PythonJob = {
     target,
     argv: [args0, ...parsed.args],
@@ -115,7 +120,7 @@ async function runPython(name: string, argv: string[], ctx: ResolvedCommandConte
     readOnly: opts.readOnly,
   };
 
-  const out = new OutputCollector();
+  const out = new OutputCollector(live);
   let outcome;
   try {
     outcome = await opts.runtime.run(job, { onOutput: (s, d) => out.push(s, d), signal: ctx.signal });
@@ -130,14 +135,18 @@ async function runPython(name: string, argv: string[], ctx: ResolvedCommandConte
   return { stdout: r.stdout, stderr, exitCode: outcome.exitCode };
 }
 
-/** UTF-8 decoding across chunk boundaries, per stream, up to a cap. */
+/** UTF-8 decoding across chunk boundaries, per stream: to the live sink, or kept up to a cap. */
 class OutputCollector {
   private readonly decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
   private readonly text = { stdout: "", stderr: "" };
   private bytes = 0;
   private cut = false;
 
+  constructor(private readonly live?: LiveSink) {}
+
   push(stream: "stdout" | "stderr", data: Uint8Array): void {
+    const text = this.decoders[stream].decode(data, { stream: true });
+    if (this.live) return text === "" ? undefined : this.live(stream, text);
     if (this.cut) return;
     this.bytes += data.length;
     if (this.bytes > MAX_COLLECTED_BYTES) {
@@ -145,10 +154,15 @@ class OutputCollector {
       this.text.stderr += "\npython3: output beyond 16 MB was dropped\n";
       return;
     }
-    this.text[stream] += this.decoders[stream].decode(data, { stream: true });
+    this.text[stream] += text;
   }
 
   result(): { stdout: string; stderr: string } {
-    return { stdout: this.text.stdout + this.decoders.stdout.decode(), stderr: this.text.stderr + this.decoders.stderr.decode() };
+    const rest = { stdout: this.decoders.stdout.decode(), stderr: this.decoders.stderr.decode() };
+    if (this.live) {
+      for (const s of ["stdout", "stderr"] as const) if (rest[s]) this.live(s, rest[s]);
+      return { stdout: "", stderr: "" };
+    }
+    return { stdout: this.text.stdout + rest.stdout, stderr: this.text.stderr + rest.stderr };
   }
 }
