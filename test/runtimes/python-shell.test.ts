@@ -158,6 +158,13 @@ describe("python3 on the workspace", () => {
     expect((await ws.shell.exec("python3 scripts/run.py")).stdout).toBe("next to the script\n");
   });
 
+  it("adds PYTHONPATH's directories to sys.path, unless -E or -I", async () => {
+    const ws = await workspace({ "src/lib_a.py": "A = 'from src'\n" });
+    expect((await ws.shell.exec("PYTHONPATH=src python3 -c 'import lib_a; print(lib_a.A)'")).stdout).toBe("from src\n");
+    const isolated = await ws.shell.exec("PYTHONPATH=src python3 -I -c 'import lib_a'");
+    expect(isolated.stderr).toContain("ModuleNotFoundError: No module named 'lib_a'");
+  });
+
   it("imports an edited module afresh on the next run, and leaves no __pycache__ behind", async () => {
     const ws = await workspace({ "m.py": "X = 1\n" });
     expect((await ws.shell.exec("python3 -c 'import m; print(m.X)'")).stdout).toBe("1\n");

@@ -113,6 +113,7 @@ async function runPython(name: string, argv: string[], ctx: ResolvedCommandConte
     argv: [args0, ...parsed.args],
     cwd,
     env,
+    extraPath: parsed.ignoreEnv || !env.PYTHONPATH ? [] : env.PYTHONPATH.split(":").filter(Boolean).map((p) => resolveShellPath(cwd, p)),
     stdin: stdinForProgram,
     mountPoint: opts.mountPoint,
     files: snapshot.files,

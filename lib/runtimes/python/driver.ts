@@ -48,7 +48,7 @@ def _tabula_exec_main(source, filename):
         if saved_main is not None:
             sys.modules["__main__"] = saved_main
 
-def _tabula_run(kind, target, argv, cwd, env, stdin, path0):
+def _tabula_run(kind, target, argv, cwd, env, stdin, path0, extra_path):
     saved_modules = set(sys.modules)
     saved_path = list(sys.path)
     saved_stdin = sys.stdin
@@ -59,7 +59,7 @@ def _tabula_run(kind, target, argv, cwd, env, stdin, path0):
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)
-    sys.path.insert(0, path0)
+    sys.path[0:0] = [path0] + list(extra_path)
     sys.stdin = io.TextIOWrapper(io.BytesIO(bytes(stdin)), encoding="utf-8", errors="surrogateescape")
     sys.dont_write_bytecode = True
     importlib.invalidate_caches()

@@ -78,11 +78,13 @@ export class PythonEngine {
       const target = job.target.kind === "code" ? job.target.code : job.target.kind === "module" ? job.target.module : job.target.path;
       const env = this.py.toPy(job.env) as { destroy?(): void };
       const argv = this.py.toPy(job.argv) as { destroy?(): void };
+      const extraPath = this.py.toPy(job.extraPath ?? []) as { destroy?(): void };
       try {
-        exitCode = Number(this.run(job.target.kind, target, argv, job.cwd, env, job.stdin, path0));
+        exitCode = Number(this.run(job.target.kind, target, argv, job.cwd, env, job.stdin, path0, extraPath));
       } finally {
         env.destroy?.();
         argv.destroy?.();
+        extraPath.destroy?.();
       }
     } catch (err) {
       // The driver catches everything the program raises; this is the interpreter itself failing.

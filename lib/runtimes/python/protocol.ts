@@ -19,6 +19,8 @@ export type PythonJob = {
   /** Working directory, an absolute path inside the runtime's tree (under `mountPoint`). */
   cwd: string;
   env: Record<string, string>;
+  /** Directories after the script's on sys.path (PYTHONPATH, absolute). */
+  extraPath?: string[];
   stdin: Uint8Array;
   /** Where the workspace appears (the shell's mount point, so paths match what the shell shows). */
   mountPoint: string;
