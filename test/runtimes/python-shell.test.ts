@@ -208,6 +208,14 @@ describe("python3 on the workspace", () => {
     expect(ws.read(".git/HEAD")).toBe("ref: refs/heads/main\n");
   });
 
+  it("a program cannot write into .git: the write is refused with a warning, and nothing lands there", async () => {
+    const ws = await workspace({ "a.txt": "a" });
+    fs.mkdirSync(path.join(ws.dir, ".git"));
+    const r = await ws.shell.exec(`python3 -c "import os; os.makedirs('.git/hooks', exist_ok=True); open('.git/hooks/pre-commit', 'w').write('evil')"`);
+    expect(r.stderr).toMatch(/python3: could not (write|create) \.git/);
+    expect(ws.exists(".git/hooks/pre-commit")).toBe(false);
+  });
+
   it("in Plan mode's read-only view, reading works and a write fails with a read-only error, changing nothing", async () => {
     const ws = await workspace({ "a.txt": "original\n" });
     const ro = ws.shell.readOnlyView();
