@@ -3,7 +3,8 @@
  * (the route handler itself, called in-process as Next would call it), and native git against the
  * http-backend fixture.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -69,9 +70,18 @@ export function tempDir(prefix = "tabula-remote-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** A native clone of the served repository (through the fixture server directly), to push from or inspect. */
-export function nativeClone(url: string): string {
+/**
+ * Native git without blocking the event loop: needed whenever it talks to the fixture server, which
+ * runs in the test's own process.
+ */
+export async function nativeAsync(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)("git", ["-c", "init.defaultBranch=main", ...args], { cwd, env: NATIVE_ENV, encoding: "utf8" });
+  return stdout;
+}
+
+/** A native clone of the served repository over HTTP (straight to the fixture server), to push from or inspect. */
+export async function nativeClone(url: string): Promise<string> {
   const dir = tempDir("tabula-native-");
-  native(dir, "clone", "-q", url, ".");
+  await nativeAsync(dir, "clone", "-q", url, ".");
   return dir;
 }
