@@ -1,11 +1,12 @@
 /**
- * The hook pipeline: seven points the modes and plugins issues register into.
+ * The hook pipeline: seven points where the mode guard, plugins and the session's own policies act.
  *
  *   beforeRun   { snapshot, prompt }                         → { stop?, reason? }
  *   afterRun    { snapshot, result }                         → void        (completed | aborted | failed)
- *   beforeModel { snapshot, request: { system, messages, tools } } → { stop?, reason?, system?, messages?, tools? }
+ *   beforeModel { snapshot, request: { system, messages, tools, modelId, estimatedInputTokens, maxOutputTokens } }
+ *                                                            → { stop?, reason?, system?, messages?, tools?, maxOutputTokens? }
  *   afterModel  { snapshot, message, finishReason, usage }   → { stop?, reason?, continueWith? }
- *   beforeTool  { snapshot, tool, toolCall, input }          → { skip?, stop?, reason?, input? }
+ *   beforeTool  { snapshot, tool, toolCall, input }          → { skip?, stop?, reason?, input?, outcome? }
  *   afterTool   { snapshot, tool, toolCall, input, result, durationMs } → { stop?, reason?, result? }
  *   onEvent     event                                        → void        (every event; not awaited)
  *
@@ -15,7 +16,8 @@
  *
  * Order: ascending `priority` (the mode guard registers at MODE_GUARD_PRIORITY, before
  * everything), then registration order (plugins in load order, default priority 0). The first
- * `skip` or `stop` short-circuits the remaining hooks of that point; `input` replacements chain.
+ * `skip` or `stop` short-circuits the remaining hooks of that point; `input` replacements chain
+ * (each is checked against the tool's schema at once: an invalid one refuses the call).
  *
  * Failure: a hook that throws or exceeds its timeout (default 3 s) is reported as a hook-error
  * event. For beforeTool that refuses the call (fail closed); everywhere else the run goes on.

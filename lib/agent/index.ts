@@ -56,13 +56,15 @@
  * apiKey: "test" }, "claude-sonnet-4-5")`.
  */
 export { AgentSession, ALL_TOOLS_SURFACE, toolSpec } from "./session";
-export type { AgentSessionOptions, ApprovalSettingsPatch, SessionData, SlashCommand, SlashCommandResult, ToolSurface, RunRecord } from "./session";
+export type { AgentSessionOptions, ApprovalSettingsPatch, ConversationSnapshot, SessionData, SessionSettingsPatch, SessionState, SlashCommand, SlashCommandResult, ToolSurface, RunRecord } from "./session";
 export * from "./events";
 export * from "./types";
 export {
+  HookChain,
   HookRegistry,
   HOOK_POINTS,
   MODE_GUARD_PRIORITY,
+  SESSION_POLICY_PRIORITY,
   DEFAULT_HOOK_TIMEOUT_MS,
   type AgentHooks,
   type AfterModelDecision,
