@@ -1,7 +1,8 @@
 /**
  * The agent core: sessions, the run loop, hooks, approvals, usage, compaction. Framework-free;
  * runs in the browser tab and in Node tests. The loop talks to the UI only through events it
- * emits and commands it accepts.
+ * emits and commands it accepts; the UI reads `session.state` (conversation, usage, settings,
+ * pending requests) and goes back in time through `session.history`.
  *
  * How the UI wires a session (browser, real dependencies, the model from settings):
  *
