@@ -85,7 +85,10 @@ export class ToolPipeline {
     return this.resolve(c) ?? this.validate(c) ?? (await this.beforeTool(c)) ?? (await this.planCall(c)) ?? (await this.decide(c));
   }
 
-  /** The tool exists and the current mode offers it. */
+  /**
+   * The tool exists and the current mode offers it: the one place a call meets the mode's tool
+   * surface (the approval policy is met in `decide`).
+   */
   private resolve(c: Call): CallOutcome | undefined {
     const mode = this.core.mode;
     if (!c.tool) {
