@@ -191,23 +191,35 @@ export class HookRegistry {
  */
 export class HookChain {
   private merged: readonly Entry[] = [];
-  private versions = "";
+  private points = new Set<HookPoint>();
+  private readonly versions: number[];
 
-  constructor(private readonly registries: readonly HookRegistry[]) {}
+  constructor(private readonly registries: readonly HookRegistry[]) {
+    this.versions = registries.map(() => -1);
+  }
 
+  /** The merged entries, rebuilt only when a registry changed since the last call. */
   private entries(): readonly Entry[] {
-    const versions = this.registries.map((r) => r.version).join(",");
-    if (versions !== this.versions) {
-      this.versions = versions;
+    let stale = false;
+    for (let i = 0; i < this.registries.length; i++) {
+      const v = this.registries[i]!.version;
+      if (v !== this.versions[i]) {
+        this.versions[i] = v;
+        stale = true;
+      }
+    }
+    if (stale) {
       const all = this.registries.flatMap((r, i) => r.list().map((e) => ({ e: e as Entry, i })));
       all.sort((a, b) => (a.e.priority ?? 0) - (b.e.priority ?? 0) || a.i - b.i || a.e.order - b.e.order);
       this.merged = all.map((x) => x.e);
+      this.points = new Set(HOOK_POINTS.filter((p) => this.merged.some((e) => typeof e.hooks[p] === "function")));
     }
     return this.merged;
   }
 
   has(point: HookPoint): boolean {
-    return this.entries().some((e) => typeof e.hooks[point] === "function");
+    this.entries();
+    return this.points.has(point);
   }
 
   runChain<C, R>(
