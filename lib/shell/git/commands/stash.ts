@@ -138,11 +138,17 @@ async function readReflog(ctx: GitContext): Promise<string[]> {
   }
 }
 
+function ignoreMissing(err: unknown): void {
+  const code = (err as { code?: string } | null)?.code;
+  if (code !== "ENOENT" && code !== "NotFoundError") throw err;
+}
+
 async function writeReflog(ctx: GitContext, lines: string[]): Promise<void> {
   const path = `${ctx.repo.gitdir}/logs/refs/stash`;
   if (lines.length === 0) {
-    await ctx.repo.fs.promises.unlink(path).catch(() => undefined);
-    await git.deleteRef({ ...ctx.repo.iso, ref: "refs/stash" }).catch(() => undefined);
+    // Already gone is fine; a refusal (a read-only fs) is not, or `stash clear` would claim success.
+    await ctx.repo.fs.promises.unlink(path).catch(ignoreMissing);
+    await git.deleteRef({ ...ctx.repo.iso, ref: "refs/stash" }).catch(ignoreMissing);
     return;
   }
   await mkdirp(ctx, `${ctx.repo.gitdir}/logs/refs`);
