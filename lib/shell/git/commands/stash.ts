@@ -1,4 +1,9 @@
-/** `git stash`: save, list, show, apply, pop, drop or clear stashed changes. */
+/**
+ * `git stash`: save, list, show, apply, pop, drop or clear stashed changes. Written natively
+ * (isomorphic-git's stash has no --include-untracked): the stash commits have git's shape
+ * (W with parents HEAD, I[, U]) and byte-identical content, and refs/stash with its reflog is
+ * kept the way git keeps it, so native git reads our stashes and we read its.
+ */
 import git from "isomorphic-git";
 import { type GitContext, type TreeMap, ZERO_OID } from "../context";
 import { diffTrees, fileDiffs, formatStatLines, patchText } from "../diff";
