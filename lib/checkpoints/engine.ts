@@ -445,8 +445,12 @@ function deflateState(state: State, epoch: string | undefined): PersistedState {
 
 function inflateState(data: PersistedState): DirNode {
   const root = new DirNode();
+  // Maps per directory path: deflateState writes a directory's files together, and every
+  // directory once more for its tree, so each path is split and walked only once.
+  const byPath = new Map<string, DirNode>([["", root]]);
   const dirOf = (rel: string): DirNode => {
-    if (rel === "") return root;
+    const known = byPath.get(rel);
+    if (known) return known;
     let node = root;
     for (const part of rel.split("/")) {
       let next = node.dirs.get(part);
@@ -456,6 +460,7 @@ function inflateState(data: PersistedState): DirNode {
       }
       node = next;
     }
+    byPath.set(rel, node);
     return node;
   };
   for (const [path, mode, size, mtimeMs, ino, oid, t] of data.files) {
