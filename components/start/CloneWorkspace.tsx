@@ -4,8 +4,10 @@ import { proxyEndpoint, workspaceManager } from "@/components/services/browser-e
 import type { WorkspaceMeta } from "@/lib/workspaces/registry";
 import { validateCloneUrl } from "@/lib/workspaces/clone";
 import { ProgressBar } from "@/components/common/Dialog";
+import { CredentialPromptHost } from "@/components/scm/CredentialDialog";
+import { browserGitAuth } from "@/components/scm/git-transport";
 
-/** Clone a public repository over HTTP through the app's own proxy. */
+/** Clone a repository over HTTP through the app's own proxy; a server that wants credentials gets them asked for. */
 export function CloneWorkspace(props: { onCreated: (meta: WorkspaceMeta) => void }) {
   const [url, setUrl] = useState("");
   const [progress, setProgress] = useState<{ done: number; total?: number; label: string }>();
@@ -28,6 +30,7 @@ export function CloneWorkspace(props: { onCreated: (meta: WorkspaceMeta) => void
         kind: "clone",
         url: target,
         proxyEndpoint: proxyEndpoint(),
+        auth: browserGitAuth(),
         onCloneProgress: (p) => setProgress({ done: p.loaded, total: p.total || undefined, label: p.phase }),
       });
       props.onCreated(meta);
@@ -39,6 +42,9 @@ export function CloneWorkspace(props: { onCreated: (meta: WorkspaceMeta) => void
   };
 
   return (
+    <>
+    {/* Outside the form: the dialog's own form must not submit this one. */}
+    <CredentialPromptHost />
     <form className="card" onSubmit={clone} aria-label="Clone repository">
       <h3 style={{ marginTop: 0 }}>Clone</h3>
       <div className="row">
@@ -50,5 +56,6 @@ export function CloneWorkspace(props: { onCreated: (meta: WorkspaceMeta) => void
       {progress && <ProgressBar {...progress} />}
       {error && <p className="error" role="alert">{error}</p>}
     </form>
+    </>
   );
 }

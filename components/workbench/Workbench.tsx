@@ -1,5 +1,6 @@
 "use client";
 import { WorkspaceDeletedDialog } from "./WorkspaceDeletedDialog";
+import { CredentialPromptHost } from "@/components/scm/CredentialDialog";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
@@ -256,6 +257,7 @@ export default function Workbench({ id }: { id: string }) {
         </button>
       </header>
       {ws.deleted && <WorkspaceDeletedDialog name={ws.meta.name} kept={ws.deleted.kept} error={ws.deleted.error} />}
+      <CredentialPromptHost />
       {ws.recovery && (
         <div className="banner" role="status" style={{ margin: "4px 8px" }}>
           A save was interrupted last time (tab closed or storage error); recovered: {ws.recovery.restored.join(", ")}.
