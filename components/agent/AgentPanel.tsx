@@ -12,7 +12,7 @@ import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
-import { reviewFromMessages, type ReviewState } from "@/lib/modes";
+import { MODE_IDS, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { useEffect } from "react";
 import { listBranches } from "@/lib/git";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
@@ -257,9 +257,9 @@ export default function AgentPanel(props: {
             if (d.kind === "approve") {
               // The user's click is the only way from Plan to Act.
               agent.setMode("act");
-              send(`Carry out this approved plan, step by step:\n\n${d.brief}`);
+              send(planApprovedPrompt(d.brief));
             } else {
-              send(`The plan was rejected. Feedback: ${d.feedback}\nRevise the plan and submit it again with submit_plan.`);
+              send(planRejectedPrompt(d.feedback));
             }
           }}
           onFork={(id) => void agent.fork(id)}
@@ -272,10 +272,7 @@ export default function AgentPanel(props: {
           <button
             onClick={() => {
               const changed = [...props.ws.decorations].filter(([, d]) => d !== "ignored").map(([p]) => p);
-              const against = reviewBase ? `the branch ${reviewBase} (use git diff ${reviewBase})` : "HEAD";
-              send(
-                `Review the changes in the working tree against ${against}${!reviewBase && changed.length ? ` (changed: ${changed.join(", ")})` : ""}. Record each finding with add_review_node, then publish a verdict with finalize_review.`,
-              );
+              send(reviewChangesPrompt({ base: reviewBase || undefined, changed }));
             }}
           >
             Review changes
@@ -321,9 +318,9 @@ export default function AgentPanel(props: {
         draft={draft}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {(["act", "plan", "review"] as const).map((m) => (
+          {MODE_IDS.map((m) => (
             <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
-              {m === "act" ? "Act" : m === "plan" ? "Plan" : "Review"}
+              {modeLabel(m)}
             </button>
           ))}
         </div>

@@ -4,6 +4,7 @@ import type { AgentEvent } from "@/lib/agent";
 
 type QuestionEvent = Extract<AgentEvent, { type: "question-asked" }>;
 
+/** ask_question: the run waits for an answer, one of the offered choices or typed. */
 export function QuestionCard(props: { event: QuestionEvent; onAnswer: (text: string) => void }) {
   const [text, setText] = useState("");
   return (

@@ -23,6 +23,7 @@ function pathsOf(input: unknown): string[] {
   return out;
 }
 
+/** A call's arguments in a few words for its row (the commands, the edit and its path, the pattern), before its result has a summary. */
 function oneLine(input: unknown): string {
   if (!input || typeof input !== "object") return "";
   const i = input as Record<string, unknown>;
@@ -34,7 +35,6 @@ function oneLine(input: unknown): string {
   return pathsOf(input).join(", ");
 }
 
-/** A tool call as one compact row; click to expand its arguments and what the model read back. */
 /** Per-file unified diffs a finished edit reported (editor: one file; apply_patch: several). */
 function editDiffs(result: ToolResultPart | undefined): { path: string; diff: string }[] {
   const data = result?.ui?.status === "ok" ? result.ui.data : undefined;
@@ -45,6 +45,7 @@ function editDiffs(result: ToolResultPart | undefined): { path: string; diff: st
   return [];
 }
 
+/** A tool call as one compact row; click to expand its arguments and what the model read back. */
 export function ToolRow(props: { call: ToolCallPart; result?: ToolResultPart; running?: boolean; onOpenFile: (path: string) => void; onOpenDiff?: (path: string, unifiedDiff: string) => void }) {
   const [open, setOpen] = useState(false);
   const status = props.running ? "running" : (props.result?.ui?.status ?? (props.result ? (props.result.output.type === "error-text" ? "error" : "ok") : "aborted"));

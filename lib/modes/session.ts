@@ -8,7 +8,9 @@ import { builtinTools } from "../tools";
 import { AgentSession, type AgentSessionOptions, type SessionData } from "../agent/session";
 import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
-import { modeGuardHooks, modeOutputHooks, modeProfile, modeSwitchNotice, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
+import { modeOutputHooks, modeProfile, modeSwitchNotice, shellIsReadOnly } from "./profiles";
+import { systemPromptPreamble, toolsOnSurface } from "./policy-table";
+import { modeGuardHooks } from "./policy-guard";
 import { modeTools } from "./tools";
 
 export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "modePreamble" | "isReadOnlyMode" | "modeLabel"> {

@@ -1,0 +1,51 @@
+/**
+ * The registry of git subcommands this shell runs: one module per command (see ./types.ts),
+ * listed here once. The dispatcher (../index.ts) and the Plan-mode guard both look commands up
+ * here, so whether a form writes is decided by the command's own `writes(args)`.
+ */
+import * as add from "./add";
+import * as blame from "./blame";
+import * as branch from "./branch";
+import * as catFile from "./cat-file";
+import * as checkout from "./checkout";
+import * as commit from "./commit";
+import * as config from "./config";
+import * as diff from "./diff";
+import * as grep from "./grep";
+import * as init from "./init";
+import * as log from "./log";
+import * as lsFiles from "./ls-files";
+import * as mv from "./mv";
+import * as reset from "./reset";
+import * as restore from "./restore";
+import * as revParse from "./rev-parse";
+import * as rm from "./rm";
+import * as show from "./show";
+import * as stash from "./stash";
+import * as status from "./status";
+import * as switchCmd from "./switch";
+import * as tag from "./tag";
+import { isHelpForm } from "./forms";
+import type { GitCommand } from "./types";
+
+export type { GitCommand } from "./types";
+
+const COMMANDS: readonly GitCommand[] = [
+  status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
+  revParse, lsFiles, blame, grep, init, config, catFile,
+];
+
+const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));
+
+/** The command `git <name>` runs here, or undefined when this shell has none by that name. */
+export function gitCommand(name: string): GitCommand | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Subcommand names, sorted, for completion and help. */
+export const GIT_SUBCOMMANDS: readonly string[] = COMMANDS.map((c) => c.name).sort();
+
+/** Whether `git <command.name> <args>` writes: the command's own answer, except for help forms. */
+export function commandWrites(command: GitCommand, args: readonly string[]): boolean {
+  return !isHelpForm(args) && command.writes(args);
+}
