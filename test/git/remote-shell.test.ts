@@ -74,6 +74,24 @@ describe("git clone, push, pull, fetch and remote in the terminal", () => {
     expect((await s.run("git pull")).stdout).toBe("Already up to date.\n");
   });
 
+  it("a shallow clone's history stops at its boundary, as native git reads the same repository", async () => {
+    const s = await setup();
+    const work = tempDir("tabula-native-");
+    cleanups.push(() => fs.rmSync(work, { recursive: true, force: true }));
+    native(work, "clone", "-q", s.server.bare, "."); // a file path: no HTTP, so no deadlock with the in-process server
+    for (let i = 0; i < 4; i++) {
+      fs.writeFileSync(path.join(work, "a.txt"), `v${i}\n`);
+      native(work, "commit", "-qam", `commit ${i}`);
+    }
+    native(work, "push", "-q", "origin", "main");
+    expect((await s.run(`git clone --depth 2 ${s.server.url} .`)).exitCode).toBe(0);
+    const log = await s.run("git log --oneline");
+    expect(log.exitCode).toBe(0);
+    expect(log.stdout).toBe(native(s.dir, "log", "--oneline"));
+    expect(log.stdout.trim().split("\n")).toHaveLength(2);
+    expect((await s.run("git log --format=%s | head -1")).stdout).toBe("commit 3\n");
+  });
+
   it("rejects a push behind the remote as git does, and pull says a merge would be needed", async () => {
     const s = await setup();
     await s.run(`git clone ${s.server.url} .`);
