@@ -67,7 +67,14 @@ export function describeCloneError(error: unknown, url: string): string {
 export async function cloneRepository(
   repo: { fs: IsoFs; dir: string },
   url: string,
-  opts: { proxyEndpoint: string; onProgress?: (p: CloneProgress) => void; signal?: AbortSignal; auth?: AuthCallbacks },
+  opts: {
+    proxyEndpoint: string;
+    onProgress?: (p: CloneProgress) => void;
+    signal?: AbortSignal;
+    auth?: AuthCallbacks;
+    /** Only the last `depth` commits (a shallow clone; the boundary is recorded in .git/shallow). */
+    depth?: number;
+  },
 ): Promise<void> {
   const target = validateCloneUrl(url);
   try {
@@ -77,6 +84,7 @@ export async function cloneRepository(
       http: proxiedHttp(opts.proxyEndpoint),
       url: target,
       singleBranch: true,
+      ...(opts.depth ? { depth: opts.depth } : {}),
       ...(opts.auth ?? {}),
       onProgress: (p) => opts.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
     });

@@ -28,7 +28,7 @@ type Source =
   | { kind: "empty" }
   | { kind: "sample" }
   | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string }
-  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void; auth?: AuthCallbacks }
+  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void; auth?: AuthCallbacks; depth?: number }
   /** A session exported as a git bundle: branch, checkpoints and files; the session goes to `onImported`. */
   | { kind: "bundle"; bytes: Uint8Array; detail?: string; onImported?: (r: import("../share/session-bundle").SessionImport) => void };
 
@@ -53,6 +53,7 @@ export class WorkspaceManager {
           proxyEndpoint: source.proxyEndpoint,
           onProgress: source.onCloneProgress,
           auth: source.auth,
+          depth: source.depth,
           signal,
         });
         await wsfs.flush();
