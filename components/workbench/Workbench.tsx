@@ -1,6 +1,7 @@
 "use client";
 import { WorkspaceDeletedDialog } from "./WorkspaceDeletedDialog";
 import { CredentialPromptHost } from "@/components/scm/CredentialDialog";
+import { SyncStatus } from "@/components/scm/SyncStatus";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
@@ -381,6 +382,7 @@ export default function Workbench({ id }: { id: string }) {
       />
       <footer className="statusbar">
         <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>
+        <SyncStatus fs={ws.wsfs.fs} dir={ws.wsfs.dir} branch={ws.branch} changed={ws.decorations} />
         <span>{files.length} files</span>
         <span className="spacer" />
         <span>{readOnly ? "read-only tab" : "editing"}</span>
