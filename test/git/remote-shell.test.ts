@@ -90,6 +90,16 @@ describe("git clone, push, pull, fetch and remote in the terminal", () => {
     expect(log.stdout).toBe(native(s.dir, "log", "--oneline"));
     expect(log.stdout.trim().split("\n")).toHaveLength(2);
     expect((await s.run("git log --format=%s | head -1")).stdout).toBe("commit 3\n");
+
+    expect((await s.run("git fetch --deepen 1")).exitCode).toBe(0);
+    expect((await s.run("git log --oneline")).stdout).toBe(native(s.dir, "log", "--oneline"));
+    expect((await s.run("git log --oneline | wc -l")).stdout.trim()).toBe("3");
+    expect((await s.run("git fetch --unshallow")).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(s.dir, ".git/shallow"))).toBe(false);
+    expect((await s.run("git log --oneline")).stdout).toBe(native(s.dir, "log", "--oneline"));
+    expect((await s.run("git log --oneline | wc -l")).stdout.trim()).toBe("5");
+    native(s.dir, "fsck", "--strict", "--no-dangling");
+    expect((await s.run("git fetch --unshallow")).stderr).toBe("fatal: --unshallow on a complete repository does not make sense\n");
   });
 
   it("rejects a push behind the remote as git does, and pull says a merge would be needed", async () => {

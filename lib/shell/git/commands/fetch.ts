@@ -20,9 +20,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     alias: { "--tags": "-t", "--prune": "-p", "--quiet": "-q", "--verbose": "-v" },
     usage: "git fetch [<options>] [<repository> [<refspec>...]]\n   or: git fetch --all [<options>]",
   });
-  if (a.has("--unshallow") || a.has("--deepen")) throw fatal("--unshallow and --deepen are not supported here yet");
   const depth = a.get("--depth");
-  if (depth !== undefined && !/^[1-9]\d*$/.test(depth)) throw fatal(`depth ${depth} is not a positive number`);
+  const deepen = a.get("--deepen");
+  for (const n of [depth, deepen]) if (n !== undefined && !/^[1-9]\d*$/.test(n)) throw fatal(`depth ${n} is not a positive number`);
+  if (a.has("--unshallow") && !(await ctx.repo.fs.promises.stat(`${ctx.repo.gitdir}/shallow`).then(() => true, () => false)))
+    throw fatal("--unshallow on a complete repository does not make sense");
   const [remoteArg, ref, ...rest] = a.positionals;
   if (rest.length > 0) throw fatal("only one refspec can be fetched at a time here");
   const remotes = a.has("--all") ? (await listRemotes(ctx.repo.asGitRepo)).map((r) => r.name) : [remoteArg ?? (await defaultRemote(ctx))];
@@ -35,6 +37,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
       tags: a.has("-t"),
       prune: a.has("-p"),
       depth: depth ? Number(depth) : undefined,
+      deepen: deepen ? Number(deepen) : undefined,
+      unshallow: a.has("--unshallow"),
     });
     if (!a.has("-q")) ctx.io.err(fetchReport(result.url, result.updates));
   }
