@@ -1,4 +1,5 @@
 "use client";
+import { browserGitTransport } from "@/components/scm/git-transport";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createBrowserAgentDeps, type AgentEvent, type AgentMode, type AgentSession } from "@/lib/agent";
 import { ProviderSettingsStore } from "@/lib/providers";
@@ -27,7 +28,7 @@ export function useAgent(ws: WorkspaceState) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
-    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) }),
+    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport() }),
     [ws.wsfs, ws.meta.id],
   );
   const [session, setSession] = useState<AgentSession>();

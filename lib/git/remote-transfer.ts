@@ -73,7 +73,21 @@ async function tagRefs(repo: GitRepo): Promise<Map<string, string>> {
   return out;
 }
 
-export type FetchOptions = { remote?: string; ref?: string; tags?: boolean; prune?: boolean; depth?: number };
+export type FetchOptions = {
+  remote?: string;
+  ref?: string;
+  tags?: boolean;
+  prune?: boolean;
+  /** History to fetch from the tips (a shallow fetch). */
+  depth?: number;
+  /** `--deepen N`: N more commits past the current shallow boundary. */
+  deepen?: number;
+  /** `--unshallow`: the whole history, ending the shallow clone. */
+  unshallow?: boolean;
+};
+
+/** git's "infinite" depth, what `--unshallow` asks the server for. */
+const INFINITE_DEPTH = 0x7fffffff;
 export type FetchResult = { remote: string; url: string; updates: RefUpdate[] };
 
 /** `git fetch [<remote>] [--tags] [--prune]`: every branch of the remote, or only `ref`. */
@@ -92,7 +106,7 @@ export async function fetchRemote(repo: GitRepo, transport: Transport, opts: Fet
     ...(opts.ref ? { ref: opts.ref, singleBranch: true } : { singleBranch: false }),
     tags: opts.tags ?? false,
     prune: opts.prune ?? false,
-    ...(opts.depth ? { depth: opts.depth } : {}),
+    ...(opts.unshallow ? { depth: INFINITE_DEPTH } : opts.deepen ? { depth: opts.deepen, relative: true } : opts.depth ? { depth: opts.depth } : {}),
   });
   const afterRefs = await snapshot(repo, await remoteTrackingRefs(repo, remote));
   const updates: RefUpdate[] = [];

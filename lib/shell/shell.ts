@@ -10,6 +10,7 @@
  * one result to the next exec. A fresh Bash instance is made per exec (≈1 ms), so concurrent
  * execs (terminal + agent) cannot disturb each other's state.
  */
+import type { Transport } from "../git/remote-transfer";
 import type { Bash, CustomCommand, ExecResult, InMemoryFs, MountableFs } from "just-bash";
 import { ChangeJournal } from "../fs/journal";
 import type { IsoFs } from "../fs/types";
@@ -64,6 +65,8 @@ export type CreateShellOptions = {
   defenseInDepth?: boolean;
   /** Where `python3` runs (a Web Worker in the browser); without one there is no python3. */
   python?: PythonRuntime;
+  /** How `git` fetch/pull/push/clone reach a server (lib/shell/git/context.ts); absent: no network. */
+  gitTransport?: () => Transport;
 };
 
 export type ShellExecOptions = {
@@ -139,6 +142,7 @@ class ShellCore {
     readonly env: Record<string, string>,
     readonly defenseInDepth: boolean,
     readonly python: PythonRuntime | undefined,
+    readonly gitTransport: (() => Transport) | undefined,
   ) {}
 }
 
@@ -171,6 +175,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     opts.env ?? {},
     opts.defenseInDepth ?? isBrowserLike(),
     opts.python,
+    opts.gitTransport,
   );
   return new WorkspaceShell(core, (opts.readOnly ?? false) || wsfs.readOnly);
 }
@@ -212,6 +217,7 @@ class WorkspaceShell implements Shell {
         // The agent's view hides paths (lib/fs/hidden-view): git must not show them either.
         hidden: core.wsfs.hidden,
         onRawChange: () => this.adapter.invalidate(),
+        transport: core.gitTransport,
       }),
       ...surfacingWrappers(core),
       ...this.fastPaths(),

@@ -178,6 +178,27 @@ describe("push, fetch and pull through the proxy", () => {
   });
 });
 
+describe("fetch --prune and --tags", () => {
+  it("reports new and pruned remote branches and new tags as native git's remote refs are", async () => {
+    const s = await setup();
+    native(s.server.bare, "branch", "old");
+    await cloneInto(s);
+    await fetchRemote(s.repo, s.transport); // the clone took only main
+    expect(native(s.dir, "for-each-ref", "--format=%(refname)", "refs/remotes/origin")).toContain("refs/remotes/origin/old");
+    native(s.server.bare, "branch", "-D", "old");
+    native(s.server.bare, "branch", "fresh");
+    native(s.server.bare, "tag", "v9");
+    const r = await fetchRemote(s.repo, s.transport, { prune: true, tags: true });
+    expect(r.updates.map((u) => [u.ref, u.kind])).toEqual([
+      ["refs/remotes/origin/fresh", "new"],
+      ["refs/remotes/origin/old", "deleted"],
+      ["refs/tags/v9", "new"],
+    ]);
+    const theirs = native(s.server.bare, "for-each-ref", "--format=%(objectname) %(refname:short)", "refs/heads").replace(/ /g, " origin/");
+    expect(native(s.dir, "for-each-ref", "--format=%(objectname) %(refname:short)", "refs/remotes/origin").replace(/^.*origin\/HEAD\n/m, "")).toBe(theirs);
+  });
+});
+
 describe("remote configuration, read back by native git", () => {
   it("add, set-url, rename and remove, with remote-tracking refs and upstreams following", async () => {
     const s = await setup();

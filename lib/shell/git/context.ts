@@ -12,6 +12,7 @@ import { hidingIsoFs, type HiddenPaths } from "../../fs/hidden-view";
 import { isGitInternal } from "../../fs/paths";
 import type { IsoFs } from "../../fs/types";
 import type { WorkspaceFs } from "../../fs/workspace-fs";
+import type { Transport } from "../../git/remote-transfer";
 import { GitOutput } from "./output";
 import { GitRepository, readOnlyIsoFs } from "./repository";
 import { fatal } from "./util";
@@ -33,6 +34,12 @@ export type GitEnvOptions = {
    * tree, index and status it works from, so no subcommand shows, stages, writes or removes them.
    */
   hidden?: HiddenPaths | null;
+  /**
+   * How fetch, pull, push and clone reach a git server (an HTTP client routed through the app's
+   * proxy, and who answers a request for credentials), made afresh per command. Absent: this shell
+   * has no network, and those commands say so.
+   */
+  transport?: () => Transport;
 };
 
 export class GitContext {

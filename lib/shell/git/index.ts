@@ -18,8 +18,8 @@ const USAGE = `usage: git [-C <path>] [-c <name>=<value>] [--no-pager] <command>
 
 These are the git commands available in this shell:
    init, status, add, rm, mv, restore, reset, commit, log, show, diff, branch,
-   switch, checkout, stash, tag, rev-parse, ls-files, blame, grep, config, cat-file
-(no remotes: clone, fetch, pull and push are not available here)
+   switch, checkout, stash, tag, rev-parse, ls-files, blame, grep, config, cat-file,
+   remote, fetch, pull, push, clone (over http(s), through the app's git proxy)
 `;
 
 export function createGitCommand(jb: Pick<typeof import("just-bash"), "defineCommand">, opts: GitEnvOptions): Command {
@@ -55,7 +55,7 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   if (sub === "version") return { stdout: "git version 2.39.0 (isomorphic-git)\n", stderr: "", exitCode: 0 };
   const command = gitCommand(sub);
   if (!command) {
-    const remote = ["clone", "fetch", "pull", "push", "remote", "submodule"].includes(sub);
+    const remote = sub === "submodule";
     const msg = remote
       ? `git: '${sub}' is not available in this shell (the browser workspace has no network remotes)\n`
       : `git: '${sub}' is not a git command. See 'git --help'.\n`;
@@ -69,7 +69,8 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   opts.onRawChange?.();
   try {
     if (opts.readOnly && formWrites(command, args.slice(1))) ctx.assertWritable(formLabel(args));
-    if (sub !== "init") await ctx.repo.requireRepo();
+    // init and clone make a repository; every other command needs one.
+    if (sub !== "init" && sub !== "clone") await ctx.repo.requireRepo();
     exitCode = await command.run(ctx, args.slice(1));
   } catch (err) {
     exitCode = reportError(ctx, err);

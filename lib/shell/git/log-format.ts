@@ -30,6 +30,9 @@ export function parseFormat(value: string, oneline: boolean): Format {
 
 /** Commits reachable from `include` but not from `exclude`, newest (committer date) first. */
 export async function walkCommits(ctx: GitContext, include: string[], exclude: string[]): Promise<AsyncGenerator<Commit>> {
+  const shallow = await shallowCommits(ctx);
+  // A shallow clone's boundary commits have their parents cut off, as git treats them.
+  const parents = (c: Commit["commit"], oid: string) => (shallow.has(oid) ? [] : c.parent);
   const hidden = new Set<string>();
   if (exclude.length > 0) {
     const stack = [...exclude];
@@ -38,7 +41,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
       if (hidden.has(oid)) continue;
       hidden.add(oid);
       const { commit } = await git.readCommit({ ...ctx.repo.iso, oid });
-      stack.push(...commit.parent);
+      stack.push(...parents(commit, oid));
     }
   }
   async function* gen(): AsyncGenerator<Commit> {
@@ -58,7 +61,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
     while (queue.length > 0) {
       const c = queue.shift()!;
       yield c;
-      for (const p of c.commit.parent) {
+      for (const p of parents(c.commit, c.oid)) {
         if (seen.has(p) || hidden.has(p)) continue;
         seen.add(p);
         insert(await git.readCommit({ ...ctx.repo.iso, oid: p }));
@@ -66,6 +69,16 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
     }
   }
   return gen();
+}
+
+/** The commits `.git/shallow` lists (a clone made with --depth): where history stops. */
+async function shallowCommits(ctx: GitContext): Promise<Set<string>> {
+  try {
+    const text = (await ctx.repo.fs.promises.readFile(`${ctx.repo.gitdir}/shallow`, { encoding: "utf8" })) as string;
+    return new Set(text.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)));
+  } catch {
+    return new Set();
+  }
 }
 
 /** Decorations for --decorate / %d: reverse refname order, the current branch first. */

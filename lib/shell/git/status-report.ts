@@ -2,6 +2,7 @@
  * Status data (staged renames paired, untracked directories collapsed) and its long and short
  * renderings: shared by status, commit and stash.
  */
+import { trackingSentence, type Tracking } from "../../git/remote-ahead-behind";
 import type { StatusEntry } from "../../git/status";
 import type { GitContext } from "./context";
 import { cquote } from "./util";
@@ -16,6 +17,8 @@ export type StatusData = {
   untracked: string[];
   /** -uno: untracked files were not looked at. */
   untrackedHidden: boolean;
+  /** The branch's upstream and how far apart they are (filled in by `git status` only). */
+  tracking?: Tracking | null;
 };
 
 /** Status entries with staged exact renames paired and untracked directories collapsed. */
@@ -113,6 +116,7 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
   let out = "";
   if (data.branch) out += `On branch ${data.branch}\n`;
   else out += `HEAD detached at ${ctx.repo.abbrev(data.head ?? "")}\n`;
+  if (data.tracking) out += `${trackingSentence(data.tracking)}\n\n`;
   const initial = data.head === null;
   if (initial) out += "\nNo commits yet\n\n";
   const show = (p: string) => cquote(ctx.work.display(p));
@@ -150,11 +154,18 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
   return out;
 }
 
+/** `-b`'s ` [ahead 1, behind 2]` / ` [gone]`. */
+function trackingBrackets(t: Tracking): string {
+  if (t.gone) return " [gone]";
+  const parts = [t.ahead ? `ahead ${t.ahead}` : "", t.behind ? `behind ${t.behind}` : ""].filter(Boolean);
+  return parts.length ? ` [${parts.join(", ")}]` : "";
+}
+
 export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain: boolean; branch: boolean }): string {
   let out = "";
   if (opts.branch) {
     if (data.branch && data.head === null) out += `## No commits yet on ${data.branch}\n`;
-    else if (data.branch) out += `## ${data.branch}\n`;
+    else if (data.branch) out += `## ${data.branch}${data.tracking ? `...${data.tracking.upstream}${trackingBrackets(data.tracking)}` : ""}\n`;
     else out += "## HEAD (no branch)\n";
   }
   const show = (p: string) => cquote(opts.porcelain ? p : ctx.work.display(p), true);

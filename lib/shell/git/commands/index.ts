@@ -9,14 +9,19 @@ import * as blame from "./blame";
 import * as branch from "./branch";
 import * as catFile from "./cat-file";
 import * as checkout from "./checkout";
+import * as clone from "./clone";
 import * as commit from "./commit";
 import * as config from "./config";
 import * as diff from "./diff";
+import * as fetch from "./fetch";
 import * as grep from "./grep";
 import * as init from "./init";
 import * as log from "./log";
 import * as lsFiles from "./ls-files";
 import * as mv from "./mv";
+import * as pull from "./pull";
+import * as push from "./push";
+import * as remote from "./remote";
 import * as reset from "./reset";
 import * as restore from "./restore";
 import * as revParse from "./rev-parse";
@@ -35,7 +40,7 @@ export type { GitForm } from "./unlisted";
 
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
-  revParse, lsFiles, blame, grep, init, config, catFile,
+  revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));

@@ -1,4 +1,5 @@
 /** `git status`: the work tree against the index and HEAD (long, short, porcelain). */
+import { branchTracking } from "../../../git/remote-ahead-behind";
 import type { GitContext } from "../context";
 import { longStatus, shortStatus, statusData } from "../status-report";
 import { GitError, parseArgs } from "../util";
@@ -27,6 +28,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const u = a.get("-u");
   const untracked = u === undefined ? "normal" : u === "" || u === "all" ? "all" : u === "no" ? "no" : "normal";
   const data = await statusData(ctx, { untracked });
+  if (data.branch && data.head) data.tracking = await branchTracking(ctx.repo.asGitRepo, data.branch);
   const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
   if (specs.length > 0) {
     const match = ctx.work.pathspec(specs);
