@@ -254,9 +254,12 @@ async function runHookChain<C, R>(
   for (const e of [...entries]) {
     const fn = e.hooks[point] as ((c: C) => R | void | Promise<R | void>) | undefined;
     if (typeof fn !== "function") continue;
-    let result: R | void;
+    let result: R | void | Promise<R | void>;
     try {
-      result = await withTimeout(() => fn.call(e.hooks, ctx()), e.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, `${e.name}.${point}`);
+      const ms = e.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+      // Without a limit, a hook that answers at once costs no timer and no extra await.
+      result = Number.isFinite(ms) ? await withTimeout(() => fn.call(e.hooks, ctx()), ms, `${e.name}.${point}`) : fn.call(e.hooks, ctx());
+      if (result && typeof (result as Promise<R | void>).then === "function") result = await result;
     } catch (err) {
       if (e.propagateErrors) throw err;
       const failure: HookFailure = { point, hook: e.name, message: errorText(err) };
@@ -264,7 +267,7 @@ async function runHookChain<C, R>(
       if (failClosed) return failure;
       continue;
     }
-    if (step(result, e.name)) return undefined;
+    if (step(result as R | void, e.name)) return undefined;
   }
   return undefined;
 }

@@ -5,11 +5,11 @@
  * tool-call-started, so a call refused on the way breaks the streak); beforeTool asks, after
  * the plugins' checks. Continue starts the count over; stop ends the run.
  */
-import { callApproval } from "../tools/define";
-import { SESSION_POLICY_PRIORITY, type HookRegistration } from "./hooks";
+import { callApproval, type ToolDefinition } from "../tools/define";
+import { SESSION_POLICY_PRIORITY, type BeforeToolDecision, type HookRegistration } from "./hooks";
 import { stableStringify } from "./ids";
 import type { Interactions } from "./interactions";
-import type { SessionCore } from "./session-core";
+import type { RunState, SessionCore } from "./session-core";
 
 export const DEFAULT_LOOP_GUARD_THRESHOLD = 3;
 
@@ -34,23 +34,27 @@ export function loopGuardHooks(core: SessionCore, interactions: Interactions): H
         count = key === lastKey ? count + 1 : 1;
         lastKey = key;
       },
-      async beforeTool({ tool, toolCall, input }) {
+      beforeTool({ tool, toolCall, input }) {
         const state = core.active;
         if (!state || !tool || count < threshold) return;
-        const answer = await interactions.requestApproval(state, {
-          kind: "loop-guard",
-          toolCallId: toolCall.id,
-          toolName: tool.name,
-          category: callApproval(tool, input),
-          input,
-          message: `The agent called ${tool.name} with the same arguments ${count} times in a row. Continue anyway, or stop the run?`,
-        });
-        if (!answer.approved) {
-          const why = "The user stopped the run at the loop guard (the same call repeated)";
-          return { stop: true, reason: why, outcome: { status: "skipped", output: `Not executed: ${why}.`, summary: "Stopped by the loop guard" } };
-        }
-        count = 0;
+        return ask(state, tool, toolCall.id, input);
       },
     },
   };
+
+  async function ask(state: RunState, tool: ToolDefinition, toolCallId: string, input: unknown): Promise<BeforeToolDecision | void> {
+    const answer = await interactions.requestApproval(state, {
+      kind: "loop-guard",
+      toolCallId,
+      toolName: tool.name,
+      category: callApproval(tool, input),
+      input,
+      message: `The agent called ${tool.name} with the same arguments ${count} times in a row. Continue anyway, or stop the run?`,
+    });
+    if (!answer.approved) {
+      const why = "The user stopped the run at the loop guard (the same call repeated)";
+      return { stop: true, reason: why, outcome: { status: "skipped", output: `Not executed: ${why}.`, summary: "Stopped by the loop guard" } };
+    }
+    count = 0;
+  }
 }

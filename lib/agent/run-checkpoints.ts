@@ -65,6 +65,13 @@ export class RunCheckpoints {
     });
   }
 
+  /** The run's checkpoint, started if it was not; throws its error when it failed and is required. */
+  private async wait(state: RunState): Promise<void> {
+    this.ensure(state);
+    const r = await state.checkpoint!;
+    if (r instanceof AgentError && (this.core.opts.requireCheckpoint ?? true)) throw r;
+  }
+
   /** beforeTool: nothing changes before the run's checkpoint exists. */
   hooks(): HookRegistration {
     return {
@@ -73,12 +80,10 @@ export class RunCheckpoints {
       timeoutMs: Infinity,
       propagateErrors: true,
       hooks: {
-        beforeTool: async ({ tool, input }) => {
+        beforeTool: ({ tool, input }) => {
           const state = this.core.active;
           if (!state || !tool || !isMutating(callEffects(tool, input))) return;
-          this.ensure(state);
-          const r = await state.checkpoint!;
-          if (r instanceof AgentError && (this.core.opts.requireCheckpoint ?? true)) throw r;
+          return this.wait(state);
         },
       },
     };
