@@ -26,10 +26,10 @@ import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
-  await session.checkpointsSettled();
+  await session.history.checkpointsSettled();
   const [engine, share] = await Promise.all([import("@/lib/checkpoints"), import("@/lib/share/session-bundle")]);
   const out = await share.exportSessionBundle(engine, ws, session.toJSON());
-  downloadBytes(out.bundle, `${safeFileName(session.title || "session")}.bundle`);
+  downloadBytes(out.bundle, `${safeFileName(session.state.title || "session")}.bundle`);
 }
 
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
@@ -63,20 +63,20 @@ export default function AgentPanel(props: {
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
-    if (session?.mode !== "review") return;
+    if (session?.state.mode !== "review") return;
     listBranches({ fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir })
       .then((b) => setBranches(b.map((x) => x.name)))
       .catch(() => setBranches([]));
-  }, [session?.mode, props.ws.wsfs, props.ws.branch]);
+  }, [session?.state.mode, props.ws.wsfs, props.ws.branch]);
 
   const prompts = useMemo(
-    () => (session ? session.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
+    () => (session ? session.state.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [session, agent.version],
   );
 
   const review = useMemo(
-    () => (session ? reviewFromMessages(session.messages) : { findings: [] }),
+    () => (session ? reviewFromMessages(session.state.messages) : { findings: [] }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [session, agent.version],
   );
@@ -88,14 +88,14 @@ export default function AgentPanel(props: {
   if (agent.error && !session) return <div className="agent-panel"><div className="banner error" role="alert">{agent.error}</div></div>;
   if (!session) return <div className="agent-panel muted" style={{ padding: 12 }}>Starting the agent…</div>;
 
-  const pending = session.pending;
-  const usage = session.usage;
+  const pending = session.state.pending;
+  const usage = session.state.usage;
   const tokens = usage.inputTokens + usage.outputTokens;
 
   return (
     <div className="agent-panel" aria-label="Agent">
       <div className="agent-header">
-        <strong className="agent-title" title={session.title}>{session.title || "New session"}</strong>
+        <strong className="agent-title" title={session.state.title}>{session.state.title || "New session"}</strong>
         <span className="spacer" />
 
         <button onClick={() => setPluginsOpen(!pluginsOpen)} aria-pressed={pluginsOpen} title="Plugins: tools, hooks, commands">
@@ -107,11 +107,11 @@ export default function AgentPanel(props: {
         <button onClick={() => void agent.newSession()} title="Start a new session">
           New
         </button>
-        <button disabled={session.running || props.readOnly} onClick={() => setShareOpen(true)} title="Publish a read-only link to this session (you see exactly what is shared first)">
+        <button disabled={session.state.running || props.readOnly} onClick={() => setShareOpen(true)} title="Publish a read-only link to this session (you see exactly what is shared first)">
           Share
         </button>
         <button
-          disabled={session.running || exporting}
+          disabled={session.state.running || exporting}
           onClick={() => {
             setExporting(true);
             exportSession(session, checkpointWs)
@@ -159,7 +159,7 @@ export default function AgentPanel(props: {
           Restored {tl.lastRestore.choice === "both" ? "files and conversation" : tl.lastRestore.choice} to {tickText(tl.lastRestore.tick)}
           {tl.lastRestore.choice !== "conversation" ? ` (${tl.lastRestore.changed.length} file${tl.lastRestore.changed.length === 1 ? "" : "s"} changed)` : ""}.{" "}
           <button
-            disabled={tl.busy || session.running}
+            disabled={tl.busy || session.state.running}
             onClick={() =>
               void tl.undo().catch((e: Error) => setTimelineError(`Undo failed, nothing was changed: ${e.message}`))
             }
@@ -184,8 +184,8 @@ export default function AgentPanel(props: {
           tick={tl.tick}
           preview={tl.preview}
           error={tl.previewError}
-          laterMessages={tl.dimFrom === undefined ? 0 : Math.max(0, session.messages.length - tl.dimFrom)}
-          running={session.running}
+          laterMessages={tl.dimFrom === undefined ? 0 : Math.max(0, session.state.messages.length - tl.dimFrom)}
+          running={session.state.running}
           busy={tl.busy}
           readOnly={props.readOnly}
           changesSince={(a, b) => tl.timeline.changesBetween(a, b)}
@@ -227,7 +227,7 @@ export default function AgentPanel(props: {
       ) : allCheckpointsOpen ? (
         <WorkspaceHistory
           ws={checkpointWs}
-          sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.title }])}
+          sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.state.title }])}
           currentSessionId={session.id}
           readOnly={props.readOnly}
           onOpen={async (e) => {
@@ -267,7 +267,7 @@ export default function AgentPanel(props: {
           dimFrom={tl.dimFrom}
         />
       )}
-      {session.mode === "review" && !session.running && (
+      {session.state.mode === "review" && !session.state.running && (
         <div className="row" style={{ padding: "4px 8px" }}>
           <button
             onClick={() => {
@@ -308,18 +308,18 @@ export default function AgentPanel(props: {
       </div>
       {props.readOnly && <div className="banner">This tab is read-only: the agent runs in the tab that edits this workspace.</div>}
       <Composer
-        running={session.running}
+        running={session.state.running}
         disabled={props.readOnly}
         history={prompts}
-        commands={session.slashCommands}
+        commands={session.extensions.slashCommands}
         onSend={(text) => send(text)}
         onStop={() => session.stop()}
-        onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
+        onToggleMode={() => agent.setMode(session.state.mode === "plan" ? "act" : "plan")}
         draft={draft}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
           {MODE_IDS.map((m) => (
-            <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
+            <button key={m} role="radio" aria-checked={session.state.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
               {modeLabel(m)}
             </button>
           ))}

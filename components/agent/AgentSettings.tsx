@@ -5,11 +5,11 @@ import type { AgentSession } from "@/lib/agent";
 /** Per-session approval policy and budget: what runs without asking, and the most the session may spend. */
 export function AgentSettings(props: { session: AgentSession; onChange: () => void }) {
   const { session } = props;
-  const a = session.approvalSettings;
-  const [budget, setBudget] = useState(session.budget === undefined ? "" : String(session.budget));
+  const a = session.state.approvals;
+  const [budget, setBudget] = useState(session.state.budgetUsd === undefined ? "" : String(session.state.budgetUsd));
   const [error, setError] = useState<string>();
   const toggle = (key: "read" | "edit" | "command", value: boolean) => {
-    session.setApprovalSettings({ autoApprove: { [key]: value } });
+    session.configure({ approvals: { autoApprove: { [key]: value } } });
     props.onChange();
   };
   return (
@@ -32,7 +32,7 @@ export function AgentSettings(props: { session: AgentSession; onChange: () => vo
                 className="link"
                 aria-label={`Stop allowing ${p}`}
                 onClick={() => {
-                  session.setApprovalSettings({ allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) });
+                  session.configure({ approvals: { allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) } });
                   props.onChange();
                 }}
               >
@@ -54,7 +54,7 @@ export function AgentSettings(props: { session: AgentSession; onChange: () => vo
             onChange={(e) => setBudget(e.target.value)}
             onBlur={() => {
               try {
-                session.setBudget(budget.trim() === "" ? undefined : Number(budget));
+                session.configure({ budgetUsd: budget.trim() === "" ? undefined : Number(budget) });
                 setError(undefined);
                 props.onChange();
               } catch (e) {

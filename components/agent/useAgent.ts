@@ -144,7 +144,7 @@ export function useAgent(ws: WorkspaceState) {
   }, [session, store, refreshHistory, describeModel]);
 
   useEffect(() => {
-    if (session) void describeModel(session.mode);
+    if (session) void describeModel(session.state.mode);
   }, [session, describeModel]);
 
   const send = useCallback(
@@ -157,7 +157,7 @@ export function useAgent(ws: WorkspaceState) {
   );
 
   const newSession = useCallback(async () => {
-    if (session?.running) session.stop();
+    if (session?.state.running) session.stop();
     setSession(await makeSession());
   }, [session, makeSession]);
 
@@ -165,7 +165,7 @@ export function useAgent(ws: WorkspaceState) {
     async (id: string) => {
       const data = await store.load(id);
       if (!data) throw new Error("That session no longer exists.");
-      if (session?.running) session.stop();
+      if (session?.state.running) session.stop();
       setSession(await makeSession(data));
     },
     [store, session, makeSession],
@@ -182,9 +182,8 @@ export function useAgent(ws: WorkspaceState) {
 
   const reloadModel = useCallback(async () => {
     await settings.load();
-    session?.setModel(settings.modelSource());
-    session?.setPrices(await settings.prices());
-    if (session) await describeModel(session.mode);
+    session?.configure({ model: settings.modelSource(), prices: await settings.prices() });
+    if (session) await describeModel(session.state.mode);
     setVersion((v) => v + 1);
   }, [session, settings, describeModel]);
 
@@ -205,7 +204,7 @@ export function useAgent(ws: WorkspaceState) {
     async (messageId: string, text: string, restoreFiles: boolean) => {
       if (!session) return;
       try {
-        await session.editAndResend(messageId, text, { restoreFiles });
+        await session.history.editAndResend(messageId, text, { restoreFiles });
       } catch (e) {
         setError((e as Error).message);
       }

@@ -37,6 +37,14 @@ const CACHE_VERSION = 1;
  * older token along) and stops trusting its caches until it re-checked them.
  */
 export const GENERATION_FILE = "tabula/generation";
+/**
+ * The object epoch: a random token replaced only by a writer about to delete objects (prune),
+ * before it deletes any. The cache file is labelled with the epoch its objects were known
+ * present in; a later epoch means objects may have gone since, and the loaded cache is
+ * checked object by object. Writers that only add objects (checkpoint, restore, annotate)
+ * leave it alone, so their generation bumps do not cost the next page load a verification.
+ */
+export const EPOCH_FILE = "tabula/object-epoch";
 const PERSIST_AFTER_FILES = 256;
 const PERSIST_EVERY_MS = 60_000;
 
@@ -106,6 +114,8 @@ export class Engine {
   private state: State | undefined;
   /** The generation token last seen or written (undefined: unknown, trust nothing). */
   private generation: string | undefined;
+  /** The object epoch read with that generation token ("" = no prune ever wrote one). */
+  private epoch: string | undefined;
 
   constructor(
     readonly fs: IsoFs,
@@ -138,7 +148,9 @@ export class Engine {
     const token = (await this.refs.readText(GENERATION_FILE))?.trim() ?? "";
     if (token !== "" && token === this.generation) return;
     this.generation = token;
+    this.epoch = undefined;
     this.dropCaches();
+    this.epoch = (await this.refs.readText(EPOCH_FILE))?.trim() ?? "";
     if (this.state) {
       this.state.verified = false;
       this.state.binding = undefined;
@@ -158,6 +170,17 @@ export class Engine {
     this.generation = token;
   }
 
+  /**
+   * Before deleting objects: a new object epoch, so that no cache file written before (by
+   * this or another engine) is trusted without checking its objects again.
+   */
+  async beginDeletions(): Promise<void> {
+    const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+    this.epoch = undefined;
+    await atomicWrite(this.fs, joinAbs(this.gitdir, EPOCH_FILE), token + "\n", this.refs.knownDirs);
+    this.epoch = token;
+  }
+
   private dropCaches(): void {
     this.store.relist();
     this.store.knownDirs.clear();
@@ -169,6 +192,7 @@ export class Engine {
   invalidate(): void {
     this.state = undefined;
     this.generation = undefined;
+    this.epoch = undefined;
     this.dropCaches();
     this.store.resetPacks();
   }
@@ -203,8 +227,9 @@ export class Engine {
             fresh.persistedRoot = fresh.root.oid;
             fresh.needsPersist = false;
             fresh.persistedAt = Date.now();
-            // written at this very generation: its objects were all there then
-            fresh.verified = data.gen !== undefined && data.gen === this.generation;
+            // labelled with the current object epoch: nothing was deleted since its objects were
+            // known present (an older file, or one from before any epoch, is checked instead)
+            fresh.verified = data.epoch !== undefined && this.epoch !== undefined && data.epoch === this.epoch;
           }
         }
       } catch {
@@ -235,7 +260,7 @@ export class Engine {
     if (!state.needsPersist) return true;
     const path = joinAbs(this.gitdir, CACHE_FILE);
     try {
-      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.generation : undefined)), this.refs.knownDirs);
+      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.epoch : undefined)), this.refs.knownDirs);
       state.fileKey = statKey(await lstatOrNull(this.fs, path));
       state.persistedRoot = state.root.oid;
       state.needsPersist = false;
@@ -255,8 +280,11 @@ export class Engine {
    * through `writer` (flushed by the caller). Returns the root tree oid.
    */
   async scan(writer: ObjectWriter, opts: { journal?: ChangeJournal; cap: number; readMany?: ReadMany }): Promise<ScanResult> {
+    let t = perfNow();
     const state = await this.loadState(opts.cap);
+    t = tracePhase("scan.loadState", t);
     await this.store.refreshPacks();
+    t = tracePhase("scan.refreshPacks", t);
     if (!state.verified) {
       // The repository changed behind this engine: every object the cache names must be
       // there before a tree is built on it; those that are not are hashed again.
@@ -286,10 +314,13 @@ export class Engine {
         state.rules = rules;
         const ctx: ScanCtx = { pending: [], readMany: opts.readMany, rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
         await this.scanner.scanDir(ctx, "", state.root);
+        t = tracePhase("scan.walk", t);
         await this.scanner.hashPending(ctx);
       }
+      t = tracePhase("scan.hash", t);
       state.excludeKey = excludeKey;
       const tree = (await buildTree(state.root, writer)) ?? (await writer.add("tree", new Uint8Array(0)));
+      t = tracePhase("scan.buildTree", t);
       if (stats.filesHashed > 0 || state.root.oid !== state.persistedRoot) state.needsPersist = true;
       state.hashedSincePersist += stats.filesHashed;
       state.lastScanWalked = stats.mode === "walk";
@@ -387,8 +418,8 @@ export class Engine {
 type PersistedState = {
   v: number;
   cap: number;
-  /** The generation token at which every object named here was known present. */
-  gen?: string;
+  /** The object epoch in which every object named here was known present (EPOCH_FILE). */
+  epoch?: string;
   exclude?: string;
   /** [path, mode, size, mtimeMs, ino, oid, t] */
   files: [string, number, number, number, number, string, number][];
@@ -398,7 +429,7 @@ type PersistedState = {
   trees: [string, string][];
 };
 
-function deflateState(state: State, gen: string | undefined): PersistedState {
+function deflateState(state: State, epoch: string | undefined): PersistedState {
   const files: PersistedState["files"] = [];
   const large: PersistedState["large"] = [];
   const trees: PersistedState["trees"] = [];
@@ -409,13 +440,17 @@ function deflateState(state: State, gen: string | undefined): PersistedState {
     for (const [name, child] of node.dirs) visit(child, joinRel(prefix, name));
   };
   visit(state.root, "");
-  return { v: CACHE_VERSION, cap: state.cap, gen, exclude: state.excludeKey, files, large, trees };
+  return { v: CACHE_VERSION, cap: state.cap, epoch, exclude: state.excludeKey, files, large, trees };
 }
 
 function inflateState(data: PersistedState): DirNode {
   const root = new DirNode();
+  // Maps per directory path: deflateState writes a directory's files together, and every
+  // directory once more for its tree, so each path is split and walked only once.
+  const byPath = new Map<string, DirNode>([["", root]]);
   const dirOf = (rel: string): DirNode => {
-    if (rel === "") return root;
+    const known = byPath.get(rel);
+    if (known) return known;
     let node = root;
     for (const part of rel.split("/")) {
       let next = node.dirs.get(part);
@@ -425,6 +460,7 @@ function inflateState(data: PersistedState): DirNode {
       }
       node = next;
     }
+    byPath.set(rel, node);
     return node;
   };
   for (const [path, mode, size, mtimeMs, ino, oid, t] of data.files) {

@@ -68,6 +68,38 @@ function isTransient(name: string): boolean {
   return name.includes(".tabula-tmp-");
 }
 
+const KIND_UNKNOWN = 0;
+const KIND_FILE = 1;
+const KIND_DIR = 2;
+const KIND_LINK = 3;
+/** FIFOs, sockets, devices: never captured (git does not either). */
+const KIND_OTHER = 4;
+const WITH_FILE_TYPES = { withFileTypes: true } as const;
+
+type DirentLike = {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO?(): boolean;
+  isSocket?(): boolean;
+  isCharacterDevice?(): boolean;
+  isBlockDevice?(): boolean;
+};
+/** Names in listing order; `kinds` (KIND_*) only when the backend's readdir gave types. */
+type Listing = { names: string[]; kinds?: Uint8Array };
+
+/** `rel/name` ignored, for a directory `rel` the walk did not ignore. */
+function ignoredChild(rules: Rules, rel: string, name: string, isDir: boolean): boolean {
+  return rules.testChild ? rules.testChild(rel, name, isDir) : rules.test(joinRel(rel, name), isDir);
+}
+
+const identity = <T>(x: T): T => x;
+function nullIfNotFound(err: unknown): null {
+  if (isNotFound(err)) return null;
+  throw err;
+}
+
 export class Scanner {
   constructor(
     readonly fs: IsoFs,
@@ -115,9 +147,18 @@ export class Scanner {
     await visit(root);
   }
 
-  /** Returns false when `rel` turned out to be a nested repository (left out, like ignored). */
+  /**
+   * Returns false when `rel` turned out to be a nested repository (left out, like ignored).
+   * The per-entry cost is what a walk costs (≈13k entries at 10k files), so: one listing with
+   * file types where the backend gives them (node; lightning-fs gives names only, and then
+   * every entry is lstat'ed), no lstat for directories, the files' lstats of one directory
+   * issued together under one semaphore slot, and one clock reading per directory taken
+   * before them (an earlier recording time only makes more entries racy, never fewer).
+   */
   async scanDir(ctx: ScanCtx, rel: string, node: DirNode): Promise<boolean> {
-    const names = await ctx.sem.run(() => readdirOrEmpty(this.fs, this.abs(rel)));
+    const abs = this.abs(rel);
+    const listing = await ctx.sem.run(() => this.list(abs));
+    const names = listing.names;
     if (rel !== "" && names.some(isGitName)) {
       ctx.stats.nestedReposSkipped.push(rel);
       return false;
@@ -126,51 +167,97 @@ export class Scanner {
     await ctx.rules.prepare(rel === "" ? "x" : rel + "/x");
     let changed = node.oid === undefined;
     const seen = new Set<string>();
-    await Promise.all(
-      names.map(async (name) => {
-        if (isGitName(name) || isTransient(name)) return;
+    const subdirs: string[] = [];
+    const toStat: string[] = [];
+    /** Entries in toStat whose ignore verdict is still to be found (their kind was unknown). */
+    const untested = new Set<string>();
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (isGitName(name) || isTransient(name)) continue;
+      const kind = listing.kinds?.[i] ?? KIND_UNKNOWN;
+      if (kind === KIND_DIR) subdirs.push(name);
+      else if (kind === KIND_FILE) {
+        if (!ignoredChild(ctx.rules, rel, name, false)) toStat.push(name);
+      } else if (kind !== KIND_OTHER) {
+        toStat.push(name); // symlinks and unknown types
+        untested.add(name);
+      }
+    }
+    ctx.stats.pathsChecked += subdirs.length + toStat.length;
+    if (toStat.length > 0) {
+      const t = Date.now();
+      const prefix = abs.endsWith("/") ? abs : abs + "/";
+      const fsp = this.fs.promises;
+      const stats = await ctx.sem.run(() => Promise.all(toStat.map((name) => fsp.lstat(prefix + name).then(identity, nullIfNotFound))));
+      for (let i = 0; i < toStat.length; i++) {
+        const st = stats[i];
+        if (!st) continue;
+        const name = toStat[i]!;
         const childRel = joinRel(rel, name);
-        const t = Date.now();
-        const st = await ctx.sem.run(() => lstatOrNull(this.fs, this.abs(childRel)));
-        ctx.stats.pathsChecked++;
-        if (!st) return;
-        if (st.isDirectory()) {
-          if (ctx.rules.test(childRel, true)) return;
-          if (node.files.delete(name)) changed = true; // a file became a directory
-          node.large.delete(name);
-          let child = node.dirs.get(name);
-          const isNew = !child;
-          child ??= new DirNode();
-          if (!(await this.scanDir(ctx, childRel, child))) return;
+        if (st.isDirectory()) subdirs.push(name);
+        else if (st.isFile() || st.isSymbolicLink()) {
+          if (untested.has(name) && ignoredChild(ctx.rules, rel, name, false)) continue;
           seen.add(name);
-          if (isNew) node.dirs.set(name, child);
-          if (child.oid === undefined) changed = true;
-        } else if (st.isFile() || st.isSymbolicLink()) {
-          if (ctx.rules.test(childRel, false)) return;
-          seen.add(name);
-          if (await this.scanFile(ctx, node, name, childRel, st, t)) changed = true;
+          if (this.scanFile(ctx, node, name, childRel, st, t)) changed = true;
         }
+      }
+    }
+    const results = await Promise.all(
+      subdirs.map(async (name) => {
+        if (ignoredChild(ctx.rules, rel, name, true)) return false;
+        const childRel = joinRel(rel, name);
+        if (node.files.delete(name)) changed = true; // a file became a directory
+        node.large.delete(name);
+        let child = node.dirs.get(name);
+        const isNew = !child;
+        child ??= new DirNode();
+        if (!(await this.scanDir(ctx, childRel, child))) return false;
+        seen.add(name);
+        if (isNew) node.dirs.set(name, child);
+        return child.oid === undefined;
       }),
     );
-    for (const name of [...node.dirs.keys()]) {
+    if (results.includes(true)) changed = true;
+    for (const name of node.dirs.keys()) {
       if (!seen.has(name)) {
         node.dirs.delete(name);
         changed = true;
       }
     }
-    for (const name of [...node.files.keys()]) {
+    for (const name of node.files.keys()) {
       if (!seen.has(name)) {
         node.files.delete(name);
         changed = true;
       }
     }
-    for (const name of [...node.large.keys()]) if (!seen.has(name)) node.large.delete(name);
+    for (const name of node.large.keys()) if (!seen.has(name)) node.large.delete(name);
     if (changed) node.oid = undefined;
     return true;
   }
 
+  /** A directory's names, with their kinds when the backend's readdir gives file types. */
+  private async list(abs: string): Promise<Listing> {
+    const readdir = this.fs.promises.readdir as (path: string, options?: { withFileTypes: true }) => Promise<unknown[]>;
+    let raw: unknown[];
+    try {
+      raw = await readdir.call(this.fs.promises, abs, WITH_FILE_TYPES);
+    } catch (err) {
+      if (isNotFound(err)) return { names: [] };
+      throw err;
+    }
+    if (raw.length === 0 || typeof raw[0] === "string") return { names: raw as string[] }; // options ignored (lightning-fs)
+    const names: string[] = new Array(raw.length);
+    const kinds = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      const d = raw[i] as DirentLike;
+      names[i] = String(d.name);
+      kinds[i] = d.isFile() ? KIND_FILE : d.isDirectory() ? KIND_DIR : d.isSymbolicLink() ? KIND_LINK : d.isFIFO?.() || d.isSocket?.() || d.isCharacterDevice?.() || d.isBlockDevice?.() ? KIND_OTHER : KIND_UNKNOWN;
+    }
+    return { names, kinds };
+  }
+
   /** Check one file against its record; true when the tree above must be rebuilt. */
-  private async scanFile(ctx: ScanCtx, node: DirNode, name: string, rel: string, st: IsoFsStat, t: number): Promise<boolean> {
+  private scanFile(ctx: ScanCtx, node: DirNode, name: string, rel: string, st: IsoFsStat, t: number): boolean {
     let changed = false;
     if (node.dirs.delete(name)) changed = true; // a directory became a file
     const mode = gitModeOf(st);

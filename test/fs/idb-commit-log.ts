@@ -60,7 +60,8 @@ export class IdbCommitLog {
   }
 
   /** A new database `to` with one store `storeName`, holding what the first `count` committed transactions left. */
-  async materialize(count: number, to: string, storeName: string): Promise<void> {
+  /** Every key and value the first `count` committed transactions left. */
+  stateAt(count: number): Map<IDBValidKey, unknown> {
     const state = new Map<IDBValidKey, unknown>();
     for (const tx of this.committed.slice(0, count)) {
       for (const op of tx.ops) {
@@ -69,6 +70,11 @@ export class IdbCommitLog {
         else state.clear();
       }
     }
+    return state;
+  }
+
+  async materialize(count: number, to: string, storeName: string): Promise<void> {
+    const state = this.stateAt(count);
     const open = indexedDB.open(to, 1);
     open.onupgradeneeded = () => open.result.createObjectStore(storeName);
     const db = await request(open);

@@ -1,4 +1,7 @@
-/** Branch refs and switching HEAD (with its work tree) to a branch or commit: shared by branch, switch and checkout. */
+/**
+ * Branch refs, and switching HEAD (with its work tree) to a branch or a commit: shared by
+ * branch, switch and checkout.
+ */
 import git from "isomorphic-git";
 import type { GitContext } from "./context";
 import { diffTrees } from "./diff";

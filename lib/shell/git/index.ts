@@ -8,7 +8,7 @@
  */
 import type { Command, ExecResult, ResolvedCommandContext } from "just-bash";
 import { toWorkspacePath } from "../paths";
-import { commandWrites, GIT_SUBCOMMANDS, gitCommand } from "./commands";
+import { formWrites, GIT_SUBCOMMANDS, gitCommand } from "./commands";
 import { GitContext, type GitEnvOptions } from "./context";
 import { GitError } from "./util";
 
@@ -68,7 +68,7 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   let exitCode: number;
   opts.onRawChange?.();
   try {
-    if (opts.readOnly && commandWrites(command, args.slice(1))) ctx.assertWritable(formLabel(args));
+    if (opts.readOnly && formWrites(command, args.slice(1))) ctx.assertWritable(formLabel(args));
     // init and clone make a repository; every other command needs one.
     if (sub !== "init" && sub !== "clone") await ctx.repo.requireRepo();
     exitCode = await command.run(ctx, args.slice(1));

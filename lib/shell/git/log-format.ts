@@ -1,4 +1,7 @@
-/** Walking and rendering commits (headers, --format, --graph, per-commit diffs): shared by log and show. */
+/**
+ * Walking and rendering commits (headers, --format, --graph, per-commit diffs): shared by log
+ * and show.
+ */
 import git, { type CommitObject } from "isomorphic-git";
 import { EMPTY_TREE, type GitContext } from "./context";
 import { type Change, diffTrees, fileDiffs, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "./diff";

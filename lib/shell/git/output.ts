@@ -1,4 +1,7 @@
-/** A git command's standard streams: what it prints (text, or raw bytes for blob contents), its errors, and its stdin. */
+/**
+ * A git command's standard streams: what it prints (text, or raw bytes for blob contents), its
+ * errors, and its stdin.
+ */
 
 export class GitOutput {
   /** The command's standard input (decoded), for `commit -F -`. */

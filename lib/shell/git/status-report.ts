@@ -1,4 +1,7 @@
-/** Status data (renames paired, untracked collapsed) and its long and short renderings: shared by status, commit and stash. */
+/**
+ * Status data (staged renames paired, untracked directories collapsed) and its long and short
+ * renderings: shared by status, commit and stash.
+ */
 import { trackingSentence, type Tracking } from "../../git/remote-ahead-behind";
 import type { StatusEntry } from "../../git/status";
 import type { GitContext } from "./context";

@@ -41,6 +41,7 @@ export class WorkTree {
     this.readOnly = opts.readOnly;
   }
 
+  /** Absolute path in the fs of a repo-relative path ("" is the work-tree root). */
   abs(rel: string): string {
     if (rel === "") return this.repo.dir;
     return this.repo.dir === "/" ? "/" + rel : this.repo.dir + "/" + rel;
@@ -51,6 +52,7 @@ export class WorkTree {
     return this.mountPoint;
   }
 
+  /** A repo-relative path as the shell shows it (under the mount point). */
   shellPath(rel: string): string {
     return toShellPath(this.mountPoint, rel);
   }
@@ -156,6 +158,10 @@ export class WorkTree {
     }
   }
 
+  /**
+   * The mode a work-tree file would be staged with (symlink, executable, regular; with
+   * core.filemode=false, `fallback`), or null when absent or a directory.
+   */
   async modeOf(rel: string, fallback?: number): Promise<number | null> {
     try {
       const st = await this.repo.fs.promises.lstat(this.abs(rel));
@@ -193,6 +199,7 @@ export class WorkTree {
     return out;
   }
 
+  /** Make a work-tree path hold a tree entry (bytes and mode, or a symlink), clearing what stands in the way. */
   async write(rel: string, entry: TreeEntry): Promise<void> {
     const bytes = await this.repo.readBlob(entry.oid);
     const abs = this.abs(rel);

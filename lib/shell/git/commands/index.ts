@@ -1,7 +1,8 @@
 /**
  * The registry of git subcommands this shell runs: one module per command (see ./types.ts),
- * listed here once. The dispatcher (../index.ts) and the Plan-mode guard both look commands up
- * here, so whether a form writes is decided by the command's own `writes(args)`.
+ * listed here once. The dispatcher (../index.ts) and the Plan-mode guard (lib/modes/git-rule.ts)
+ * both look commands up here, so whether a form writes is decided by the command's own
+ * `writes(args)`; subcommands without a file here are described in ./unlisted.ts.
  */
 import * as add from "./add";
 import * as blame from "./blame";
@@ -32,8 +33,10 @@ import * as switchCmd from "./switch";
 import * as tag from "./tag";
 import { isHelpForm } from "./forms";
 import type { GitCommand } from "./types";
+import { type GitForm, UNLISTED_FORMS } from "./unlisted";
 
 export type { GitCommand } from "./types";
+export type { GitForm } from "./unlisted";
 
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
@@ -50,7 +53,14 @@ export function gitCommand(name: string): GitCommand | undefined {
 /** Subcommand names, sorted, for completion and help. */
 export const GIT_SUBCOMMANDS: readonly string[] = COMMANDS.map((c) => c.name).sort();
 
-/** Whether `git <command.name> <args>` writes: the command's own answer, except for help forms. */
-export function commandWrites(command: GitCommand, args: readonly string[]): boolean {
-  return !isHelpForm(args) && command.writes(args);
+/** Whether `git <form.name> <args>` writes: the form's own answer, except for help forms. */
+export function formWrites(form: GitForm, args: readonly string[]): boolean {
+  return !isHelpForm(args) && form.writes(args);
+}
+
+const FORMS = new Map<string, GitForm>([...UNLISTED_FORMS.map((f) => [f.name, f] as const), ...BY_NAME]);
+
+/** How `git <name>` is judged before it runs: its command, or its unlisted form; undefined when git has no such subcommand. */
+export function gitForm(name: string): GitForm | undefined {
+  return FORMS.get(name);
 }

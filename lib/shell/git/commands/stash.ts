@@ -1,4 +1,9 @@
-/** `git stash`: save, list, show, apply, pop, drop or clear stashed changes. */
+/**
+ * `git stash`: save, list, show, apply, pop, drop or clear stashed changes. Written natively
+ * (isomorphic-git's stash has no --include-untracked): the stash commits have git's shape
+ * (W with parents HEAD, I[, U]) and byte-identical content, and refs/stash with its reflog is
+ * kept the way git keeps it, so native git reads our stashes and we read its.
+ */
 import git from "isomorphic-git";
 import { type GitContext, type TreeMap, ZERO_OID } from "../context";
 import { diffTrees, fileDiffs, formatStatLines, patchText } from "../diff";
@@ -138,11 +143,17 @@ async function readReflog(ctx: GitContext): Promise<string[]> {
   }
 }
 
+function ignoreMissing(err: unknown): void {
+  const code = (err as { code?: string } | null)?.code;
+  if (code !== "ENOENT" && code !== "NotFoundError") throw err;
+}
+
 async function writeReflog(ctx: GitContext, lines: string[]): Promise<void> {
   const path = `${ctx.repo.gitdir}/logs/refs/stash`;
   if (lines.length === 0) {
-    await ctx.repo.fs.promises.unlink(path).catch(() => undefined);
-    await git.deleteRef({ ...ctx.repo.iso, ref: "refs/stash" }).catch(() => undefined);
+    // Already gone is fine; a refusal (a read-only fs) is not, or `stash clear` would claim success.
+    await ctx.repo.fs.promises.unlink(path).catch(ignoreMissing);
+    await git.deleteRef({ ...ctx.repo.iso, ref: "refs/stash" }).catch(ignoreMissing);
     return;
   }
   await mkdirp(ctx, `${ctx.repo.gitdir}/logs/refs`);
