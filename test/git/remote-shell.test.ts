@@ -136,6 +136,9 @@ describe("git clone, push, pull, fetch and remote in the terminal", () => {
     await s.run("git switch -q -c topic");
     fs.writeFileSync(path.join(s.dir, "t.txt"), "t\n");
     await s.run("git add t.txt && git commit -qm topic");
+    const bare = await s.run("git push");
+    expect(bare.exitCode).toBe(128);
+    expect(bare.stderr).toContain("fatal: The current branch topic has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin topic\n");
     const push = await s.run("git push -u origin topic");
     expect(push.stderr).toBe(`To ${s.server.url}\n * [new branch]      topic -> topic\n`);
     expect(push.stdout).toBe("branch 'topic' set up to track 'origin/topic'.\n");

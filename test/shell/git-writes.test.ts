@@ -58,12 +58,16 @@ const COMMAND_FORMS: Record<string, Form[]> = {
     ["-f other.cfg --get user.name", true], ["--file=other.cfg user.name", true],
   ],
   init: [["", true], ["-q", true], ["-b trunk", true]],
+  remote: [["", false], ["-v", false], ["get-url origin", false, 2], ["show origin", false, 2], ["add origin x", true], ["remove origin", true], ["rename a b", true], ["set-url origin x", true]],
+  push: [["", true], ["-u origin main", true], ["--tags", true]],
+  fetch: [["", true], ["--all", true]],
+  pull: [["", true], ["--ff-only", true]],
+  clone: [["http://h/r.git", true], ["--depth 1 http://h/r.git .", true]],
 };
 
 /** Subcommands the shell does not run: only the guard is asked (the shell answers "not a git command"). */
 // prettier-ignore
 const UNLISTED_FORMS: Record<string, Form[]> = {
-  remote: [["", false], ["-v", false], ["get-url origin", false], ["show origin", false], ["add origin x", true], ["remove origin", true]],
   reflog: [["", false], ["show", false], ["-n 3", false], ["expire --all", true], ["delete HEAD@{0}", true]],
   "symbolic-ref": [["HEAD", false], ["HEAD refs/heads/x", true], ["-d HEAD", true]],
   worktree: [["list", false], ["add wt", true]],
@@ -72,7 +76,6 @@ const UNLISTED_FORMS: Record<string, Form[]> = {
   "ls-tree": [["HEAD", false], ["--output=t.txt HEAD", true]],
   shortlog: [["-sn", false]],
   merge: [["x", true]],
-  push: [["", true]],
   clean: [["-n", true]],
 };
 

@@ -38,6 +38,13 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   } else if (a.has("-d")) throw fatal("--delete doesn't make sense without any refs");
   if (!opts.tags && !opts.branch && !(await ctx.repo.branch()))
     throw fatal("You are not currently on a branch.\nTo push the history leading to the current (detached HEAD)\nstate now, use\n\n    git push origin HEAD:<name-of-remote-branch>\n");
+  const current = await ctx.repo.branch();
+  // push.default=simple: a bare `git push` needs an upstream (or -u) to know where to go.
+  if (!spec && !opts.tags && !opts.setUpstream && current && !(await ctx.repo.configValue(`branch.${current}.merge`)))
+    throw new GitError(
+      `fatal: The current branch ${current} has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream ${remote} ${current}\n\n`,
+      128,
+    );
   const url = (await ctx.repo.configValue(`remote.${remote}.pushurl`)) ?? (await ctx.repo.configValue(`remote.${remote}.url`))!;
   let result;
   try {
