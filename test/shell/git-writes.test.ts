@@ -58,12 +58,19 @@ const COMMAND_FORMS: Record<string, Form[]> = {
     ["-f other.cfg --get user.name", true], ["--file=other.cfg user.name", true],
   ],
   init: [["", true], ["-q", true], ["-b trunk", true]],
+  remote: [
+    ["", false], ["-v", false], ["--verbose", false], ["get-url origin", false], ["add other https://example.invalid/o.git", true],
+    ["remove origin", true], ["rename origin up", true], ["set-url origin https://example.invalid/y.git", true],
+  ],
+  fetch: [["", true], ["origin", true], ["--all --prune", true]],
+  pull: [["", true], ["--ff-only origin main", true]],
+  push: [["", true], ["-u origin main", true], ["--delete origin feat-x", true]],
+  clone: [["https://example.invalid/x.git", true], ["https://example.invalid/x.git sub", true]],
 };
 
 /** Subcommands the shell does not run: only the guard is asked (the shell answers "not a git command"). */
 // prettier-ignore
 const UNLISTED_FORMS: Record<string, Form[]> = {
-  remote: [["", false], ["-v", false], ["get-url origin", false], ["show origin", false], ["add origin x", true], ["remove origin", true]],
   reflog: [["", false], ["show", false], ["-n 3", false], ["expire --all", true], ["delete HEAD@{0}", true]],
   "symbolic-ref": [["HEAD", false], ["HEAD refs/heads/x", true], ["-d HEAD", true]],
   worktree: [["list", false], ["add wt", true]],
@@ -72,7 +79,6 @@ const UNLISTED_FORMS: Record<string, Form[]> = {
   "ls-tree": [["HEAD", false], ["--output=t.txt HEAD", true]],
   shortlog: [["-sn", false]],
   merge: [["x", true]],
-  push: [["", true]],
   clean: [["-n", true]],
 };
 
@@ -116,7 +122,7 @@ describe("the Plan guard and the read-only shell agree with writes()", () => {
     guard = createCommandGuard(nodeJustBash as unknown as JustBashModuleLike);
     ws = await tempWorkspace({ "a.txt": "hello\nworld\n", "b.txt": "bravo\n", "d/x.txt": "x\n" }, { readOnly: true });
     native(ws.dir, ["init", "-q", "-b", "main"]);
-    nativeSh(ws.dir, "git config user.name Tester && git add -A && git commit -q -m base && git tag v0 && git branch feat-x", tick());
+    nativeSh(ws.dir, "git config user.name Tester && git remote add origin https://example.invalid/x.git && git add -A && git commit -q -m base && git tag v0 && git branch feat-x", tick());
     ws.write("a.txt", "hello\nworld\nstashed\n");
     nativeSh(ws.dir, "git stash -q", tick());
     ws.write("a.txt", "hello\nworld\nuncommitted\n");

@@ -26,10 +26,6 @@ const WRITERS: Record<string, string> = {
   rebase: "git rebase rewrites history",
   "cherry-pick": "git cherry-pick changes files",
   revert: "git revert changes files",
-  pull: "git pull changes files",
-  push: "git push changes a remote",
-  fetch: "git fetch changes the repository",
-  clone: "git clone writes a repository",
   gc: "git gc rewrites the repository",
   prune: "git prune deletes objects",
   "format-patch": "git format-patch writes files",
@@ -50,11 +46,6 @@ const WRITERS: Record<string, string> = {
 
 /** Subcommands with reading and writing forms. */
 const MIXED: GitForm[] = [
-  {
-    name: "remote",
-    effect: "git remote changes the configuration",
-    writes: (a) => !(a.length === 0 || a.every((t) => t === "-v" || t === "--verbose") || a[0] === "get-url" || a[0] === "show"),
-  },
   {
     name: "reflog",
     effect: "git reflog changes the reflog",
