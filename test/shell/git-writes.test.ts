@@ -58,8 +58,8 @@ const COMMAND_FORMS: Record<string, Form[]> = {
     ["-f other.cfg --get user.name", true], ["--file=other.cfg user.name", true],
   ],
   init: [["", true], ["-q", true], ["-b trunk", true]],
-  remote: [["", false], ["-v", false], ["get-url origin", false, 2], ["show origin", false, 2], ["add origin x", true], ["remove origin", true], ["rename a b", true], ["set-url origin x", true]],
-  push: [["", true], ["-u origin main", true], ["--tags", true]],
+  remote: [["", false], ["-v", false], ["--verbose", false], ["get-url origin", false], ["show origin", false], ["add origin x", true], ["remove origin", true], ["rename a b", true], ["set-url origin x", true]],
+  push: [["", true], ["-u origin main", true], ["--tags", true], ["--delete origin feat-x", true]],
   fetch: [["", true], ["--all", true]],
   pull: [["", true], ["--ff-only", true]],
   clone: [["http://h/r.git", true], ["--depth 1 http://h/r.git .", true]],
@@ -119,7 +119,7 @@ describe("the Plan guard and the read-only shell agree with writes()", () => {
     guard = createCommandGuard(nodeJustBash as unknown as JustBashModuleLike);
     ws = await tempWorkspace({ "a.txt": "hello\nworld\n", "b.txt": "bravo\n", "d/x.txt": "x\n" }, { readOnly: true });
     native(ws.dir, ["init", "-q", "-b", "main"]);
-    nativeSh(ws.dir, "git config user.name Tester && git add -A && git commit -q -m base && git tag v0 && git branch feat-x", tick());
+    nativeSh(ws.dir, "git config user.name Tester && git remote add origin https://example.invalid/x.git && git add -A && git commit -q -m base && git tag v0 && git branch feat-x", tick());
     ws.write("a.txt", "hello\nworld\nstashed\n");
     nativeSh(ws.dir, "git stash -q", tick());
     ws.write("a.txt", "hello\nworld\nuncommitted\n");
