@@ -6,6 +6,20 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The IDE must work offline: nothing is fetched from a CDN at run time.
   images: { unoptimized: true },
+  // Cross-origin isolation: SharedArrayBuffer for Python's interrupt buffer (Ctrl-C raises
+  // KeyboardInterrupt; lib/runtimes/python/worker-runtime.ts). Everything the app loads is its
+  // own (no CDN), and the plugin sandbox's srcdoc iframe and blob workers inherit the policy.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+          { key: "Cross-Origin-Embedder-Policy", value: "require-corp" },
+        ],
+      },
+    ];
+  },
 };
 
 /**
