@@ -6,6 +6,20 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The IDE must work offline: nothing is fetched from a CDN at run time.
   images: { unoptimized: true },
+  // Cross-origin isolation: SharedArrayBuffer for Python's interrupt buffer (Ctrl-C raises
+  // KeyboardInterrupt; lib/runtimes/python/worker-runtime.ts). Everything the app loads is its
+  // own (no CDN), and the plugin sandbox's srcdoc iframe and blob workers inherit the policy.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+          { key: "Cross-Origin-Embedder-Policy", value: "require-corp" },
+        ],
+      },
+    ];
+  },
 };
 
 /**
@@ -29,7 +43,41 @@ async function bundlePluginRuntime(): Promise<void> {
   });
 }
 
+/**
+ * Python in the tab: Pyodide's files (the wasm, the standard library, the lock file and its
+ * module loader) are served by the app itself from public/pyodide/, next to the worker that
+ * runs them (lib/runtimes/python/worker.ts, bundled on its own so Pyodide's loader finds its
+ * files beside it). Copied only when missing or changed.
+ */
+const PYODIDE_FILES = ["pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+async function bundlePythonRuntime(): Promise<void> {
+  const fs = await import("node:fs/promises");
+  const path = await import("node:path");
+  const from = path.join(process.cwd(), "node_modules/pyodide");
+  const to = path.join(process.cwd(), "public/pyodide");
+  await fs.mkdir(to, { recursive: true });
+  for (const name of PYODIDE_FILES) {
+    const [src, dst] = await Promise.all([fs.stat(path.join(from, name)), fs.stat(path.join(to, name)).catch(() => null)]);
+    if (!dst || dst.size !== src.size || dst.mtimeMs < src.mtimeMs) await fs.copyFile(path.join(from, name), path.join(to, name));
+  }
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: ["lib/runtimes/python/worker.ts"],
+    outfile: "public/pyodide/python-worker.js",
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    logLevel: "error",
+    // Pyodide's loader imports these only under Node.
+    external: ["node:*", "ws"],
+  });
+}
+
 export default async function config(phase: string): Promise<NextConfig> {
-  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) await bundlePluginRuntime();
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) await Promise.all([bundlePluginRuntime(), bundlePythonRuntime()]);
   return nextConfig;
 }

@@ -7,6 +7,7 @@ import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
+import { browserPythonRuntime } from "@/components/services/python-runtime";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 
 export interface LiveState {
@@ -28,7 +29,7 @@ export function useAgent(ws: WorkspaceState) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
-    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport() }),
+    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime() }),
     [ws.wsfs, ws.meta.id],
   );
   const [session, setSession] = useState<AgentSession>();

@@ -23,7 +23,8 @@ const PATH_IN_OUTPUT = /(?:^|[\s'"(:])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\.[A
 /**
  * One terminal: xterm + fit, a readline-style prompt over the shared workspace shell.
  * The shell runs a whole command and returns its output (just-bash does not stream), so output
- * appears when the command ends; Ctrl-C aborts the running command. Keys typed while a command
+ * appears when the command ends, except a lone python3 command's, shown as it is produced
+ * (onOutput); Ctrl-C aborts the running command. Keys typed while a command
  * runs, and the later lines of a multi-line paste, wait in the line editor's queue and run next.
  */
 export default function TerminalView(props: { host: TerminalHost; active: boolean; label: string }) {
@@ -80,8 +81,14 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
         history.add(line);
         running = new AbortController();
         let result: ShellResult;
+        let liveTail = "";
+        const onOutput = (stream: "stdout" | "stderr", text: string) => {
+          if (disposed || !text) return;
+          term.write(stream === "stderr" ? `\x1b[31m${toTerminalText(text)}\x1b[0m` : toTerminalText(text));
+          liveTail = text;
+        };
         try {
-          result = await shell().exec(line, { cwd, env, signal: running.signal });
+          result = await shell().exec(line, { cwd, env, signal: running.signal, onOutput });
         } catch (err) {
           result = { stdout: "", stderr: `${(err as Error).message ?? err}\n`, exitCode: 1, cwd, env: env ?? {}, durationMs: 0 };
         } finally {
@@ -92,7 +99,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
         env = result.env;
         if (result.stdout) term.write(toTerminalText(result.stdout));
         if (result.stderr) term.write(`\x1b[31m${toTerminalText(result.stderr)}\x1b[0m`);
-        const out = result.stdout + result.stderr;
+        const out = liveTail + result.stdout + result.stderr;
         if (out && !out.endsWith("\n")) term.write("\x1b[7m%\x1b[0m\r\n");
         latest.current.host.afterCommand();
       }

@@ -24,6 +24,8 @@ export type WorkspaceAgentDepsOptions = {
   gitTransport?: () => import("../git/remote-transfer").Transport;
   /** Batched reads for the checkpoint engine (the browser passes lightningReadMany for the workspace's IndexedDB). */
   checkpointReadMany?: import("../checkpoints/index").ReadMany;
+  /** Where the shell's `python3` runs (the browser passes its worker runtime). */
+  python?: import("../runtimes/python/runtime").PythonRuntime;
 };
 
 type CheckpointsModule = typeof import("../checkpoints/index");
@@ -98,6 +100,7 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
           gitTransport: opts.gitTransport,
           limits: opts.shellTimeoutMs ? { timeoutMs: opts.shellTimeoutMs } : undefined,
           defenseInDepth: opts.defenseInDepth,
+          python: opts.python,
         }),
       )
       .catch((err) => {

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { createShell } from "../../lib/shell";
+import { createWorkspaceAgentDeps } from "../../lib/agent/workspace-deps";
 import type { PythonRuntime } from "../../lib/runtimes/python/runtime";
 import { nodePythonRuntime } from "./pyodide-node";
 
@@ -243,5 +244,25 @@ describe("isLoneCommand", () => {
     const names = ["python3", "python"];
     for (const ok of [`python3 -c 'print("a|b>c"); x = (1)'`, "python app.py --flag 'two words'", `python3 -c "print('hi')"`, "  python3 x.py"]) expect(isLoneCommand(ok, names), ok).toBe(true);
     for (const no of ["python3 x.py | cat", "python3 x.py > out", "python3 x.py; ls", "python3 x.py && ls", `python3 -c "$(cat f)"`, "python3 $(echo x.py)", "python3x a", "ls python3", "python3 'unclosed"]) expect(isLoneCommand(no, names), no).toBe(false);
+  });
+});
+
+describe("the agent's shell", () => {
+  it("runs python3 with the runtime it was given: writes in Act mode carry the agent's origin, Plan mode's view refuses them", async () => {
+    const ws = await workspace({ "a.txt": "a\n" });
+    const journal = new ChangeJournal();
+    const events: string[] = [];
+    journal.subscribe((e) => events.push(`${e.kind}:${e.path}:${e.origin}`));
+    const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir: ws.dir, journal });
+    const deps = createWorkspaceAgentDeps({ wsfs, python: runtime, defenseInDepth: false });
+    const act = await deps.shell({ readOnly: false });
+    expect(await act.exec(`python3 -c 'open("b.txt", "w").write(open("a.txt").read().upper())'`)).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(ws.read("b.txt")).toBe("A\n");
+    expect(events).toContain("write:b.txt:agent");
+    const plan = await deps.shell({ readOnly: true });
+    const r = await plan.exec(`python3 -c 'open("c.txt", "w")'`);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("Read-only file system");
+    expect(ws.exists("c.txt")).toBe(false);
   });
 });
