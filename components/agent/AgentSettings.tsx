@@ -2,15 +2,17 @@
 import { useState } from "react";
 import type { AgentSession } from "@/lib/agent";
 
-/** Per-session approval policy and budget: what runs without asking, and the most the session may spend. */
-export function AgentSettings(props: { session: AgentSession; onChange: () => void }) {
+/**
+ * Per-session approval policy and budget: what runs without asking, and the most the session may
+ * spend. Each change is announced by the session (session-updated), which re-renders the panel.
+ */
+export function AgentSettings(props: { session: AgentSession }) {
   const { session } = props;
   const a = session.approvalSettings;
   const [budget, setBudget] = useState(session.budget === undefined ? "" : String(session.budget));
   const [error, setError] = useState<string>();
   const toggle = (key: "read" | "edit" | "command", value: boolean) => {
     session.setApprovalSettings({ autoApprove: { [key]: value } });
-    props.onChange();
   };
   return (
     <div className="agent-settings" role="group" aria-label="Session settings">
@@ -33,8 +35,7 @@ export function AgentSettings(props: { session: AgentSession; onChange: () => vo
                 aria-label={`Stop allowing ${p}`}
                 onClick={() => {
                   session.setApprovalSettings({ allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) });
-                  props.onChange();
-                }}
+                              }}
               >
                 ×
               </button>
@@ -56,8 +57,7 @@ export function AgentSettings(props: { session: AgentSession; onChange: () => vo
               try {
                 session.setBudget(budget.trim() === "" ? undefined : Number(budget));
                 setError(undefined);
-                props.onChange();
-              } catch (e) {
+                          } catch (e) {
                 setError((e as Error).message);
               }
             }}
