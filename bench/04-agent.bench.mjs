@@ -169,7 +169,7 @@ async function firstRequestLatency({ agent, providers, checkpoints, fsmod, mock 
       });
       const t0 = performance.now();
       const r = await session.run("hello");
-      await session.checkpointsSettled();
+      await session.history.checkpointsSettled();
       if (r.status !== "completed") throw new Error(`run ${r.status}: ${r.reason}`);
       scriptedRuns.push(requestAt - t0);
       checkpointEventMs.push(cpAt - t0);
@@ -191,7 +191,7 @@ async function firstRequestLatency({ agent, providers, checkpoints, fsmod, mock 
         const session = new AgentSession({ deps, model: handle, workspaceId: "bench" });
         const t0 = performance.now();
         const r = await session.run("hello");
-        await session.checkpointsSettled();
+        await session.history.checkpointsSettled();
         if (r.status !== "completed") throw new Error(`http run ${r.status}: ${r.reason}`);
         httpRuns.push(fetchAt - t0);
       }

@@ -43,6 +43,11 @@ const modules = fs
   .filter((f) => /^\d\d-.*\.bench\.mjs$/.test(f))
   .filter((f) => !only || f.includes(only))
   .sort();
+// Runtimes (python3, …) keep their benches in bench/runtimes/, one file each.
+const runtimeModules = fs.existsSync("bench/runtimes")
+  ? fs.readdirSync("bench/runtimes").filter((f) => f.endsWith(".bench.mjs") && (!only || f.includes(only))).sort().map((f) => `runtimes/${f}`)
+  : [];
+modules.push(...runtimeModules);
 
 await waitForServer();
 const browser = await chromium.launch({
@@ -53,7 +58,7 @@ const results = { machine: { node: process.version, cpus: (await import("node:os
 try {
   for (const file of modules) {
     const mod = await import(path.resolve("bench", file));
-    const name = file.replace(/^\d\d-|\.bench\.mjs$/g, "");
+    const name = file.replace(/^runtimes\//, "").replace(/^\d\d-|\.bench\.mjs$/g, "");
     process.stderr.write(`bench: ${name}…\n`);
     try {
       results[name] = await mod.run({ browser, baseURL });

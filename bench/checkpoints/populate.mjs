@@ -32,8 +32,10 @@ export async function populateIdb(idb, name, files, dir = "/ws") {
     data.set(st.ino, bytes);
   };
   for (const f of files) put(`${dir}/${f.path}`, f.data, f.exec ? 0o755 : 0o644);
-  put(`${dir}/.git/HEAD`, enc.encode("ref: refs/heads/main\n"));
-  put(`${dir}/.git/config`, enc.encode("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"));
+  // a repository shipped whole (the real-shaped workload) brings its own HEAD and config
+  const given = new Set(files.map((f) => f.path));
+  if (!given.has(".git/HEAD")) put(`${dir}/.git/HEAD`, enc.encode("ref: refs/heads/main\n"));
+  if (!given.has(".git/config")) put(`${dir}/.git/config`, enc.encode("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"));
   dirNode(`${dir}/.git/objects`);
   dirNode(`${dir}/.git/refs/heads`);
   dirNode(`${dir}/.git/refs/tags`);

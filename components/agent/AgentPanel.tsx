@@ -13,7 +13,7 @@ import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
-import { reviewFromMessages, type ReviewState } from "@/lib/modes";
+import { MODE_IDS, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { listBranches } from "@/lib/git";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
@@ -26,10 +26,10 @@ import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
-  await session.checkpointsSettled();
+  await session.history.checkpointsSettled();
   const [engine, share] = await Promise.all([import("@/lib/checkpoints"), import("@/lib/share/session-bundle")]);
   const out = await share.exportSessionBundle(engine, ws, session.toJSON());
-  downloadBytes(out.bundle, `${safeFileName(session.title || "session")}.bundle`);
+  downloadBytes(out.bundle, `${safeFileName(session.state.title || "session")}.bundle`);
 }
 
 /** What fills the panel's middle: the conversation, or one of the lists that can take its place. */
@@ -65,20 +65,20 @@ export default function AgentPanel(props: {
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
-    if (session?.mode !== "review") return;
+    if (session?.state.mode !== "review") return;
     listBranches({ fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir })
       .then((b) => setBranches(b.map((x) => x.name)))
       .catch(() => setBranches([]));
-  }, [session?.mode, props.ws.wsfs, props.ws.branch]);
+  }, [session?.state.mode, props.ws.wsfs, props.ws.branch]);
 
   const prompts = useMemo(
-    () => (session ? session.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
+    () => (session ? session.state.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [session, live.revision],
   );
 
   const review = useMemo(
-    () => (session ? reviewFromMessages(session.messages) : { findings: [] }),
+    () => (session ? reviewFromMessages(session.state.messages) : { findings: [] }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [session, live.revision],
   );
@@ -92,13 +92,13 @@ export default function AgentPanel(props: {
 
   const { phase } = live;
   const running = isBusy(phase);
-  const usage = session.usage;
+  const usage = session.state.usage;
   const tokens = usage.inputTokens + usage.outputTokens;
 
   return (
     <div className="agent-panel" aria-label="Agent">
       <div className="agent-header">
-        <strong className="agent-title" title={session.title}>{session.title || "New session"}</strong>
+        <strong className="agent-title" title={session.state.title}>{session.state.title || "New session"}</strong>
         <span className="spacer" />
 
         <button onClick={() => togglePane("plugins")} aria-pressed={pane === "plugins"} title="Plugins: tools, hooks, commands">
@@ -187,7 +187,7 @@ export default function AgentPanel(props: {
           tick={tl.tick}
           preview={tl.preview}
           error={tl.previewError}
-          laterMessages={tl.dimFrom === undefined ? 0 : Math.max(0, session.messages.length - tl.dimFrom)}
+          laterMessages={tl.dimFrom === undefined ? 0 : Math.max(0, session.state.messages.length - tl.dimFrom)}
           running={running}
           busy={tl.busy}
           readOnly={props.readOnly}
@@ -230,7 +230,7 @@ export default function AgentPanel(props: {
       ) : pane === "checkpoints" ? (
         <WorkspaceHistory
           ws={checkpointWs}
-          sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.title }])}
+          sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.state.title }])}
           currentSessionId={session.id}
           readOnly={props.readOnly}
           onOpen={async (e) => {
@@ -259,9 +259,9 @@ export default function AgentPanel(props: {
             if (d.kind === "approve") {
               // The user's click is the only way from Plan to Act.
               agent.setMode("act");
-              send(`Carry out this approved plan, step by step:\n\n${d.brief}`);
+              send(planApprovedPrompt(d.brief));
             } else {
-              send(`The plan was rejected. Feedback: ${d.feedback}\nRevise the plan and submit it again with submit_plan.`);
+              send(planRejectedPrompt(d.feedback));
             }
           }}
           onFork={(id) => void agent.fork(id)}
@@ -269,15 +269,12 @@ export default function AgentPanel(props: {
           dimFrom={tl.dimFrom}
         />
       )}
-      {session.mode === "review" && !running && (
+      {session.state.mode === "review" && !running && (
         <div className="row" style={{ padding: "4px 8px" }}>
           <button
             onClick={() => {
               const changed = [...props.ws.decorations].filter(([, d]) => d !== "ignored").map(([p]) => p);
-              const against = reviewBase ? `the branch ${reviewBase} (use git diff ${reviewBase})` : "HEAD";
-              send(
-                `Review the changes in the working tree against ${against}${!reviewBase && changed.length ? ` (changed: ${changed.join(", ")})` : ""}. Record each finding with add_review_node, then publish a verdict with finalize_review.`,
-              );
+              send(reviewChangesPrompt({ base: reviewBase || undefined, changed }));
             }}
           >
             Review changes
@@ -313,16 +310,16 @@ export default function AgentPanel(props: {
         running={running}
         disabled={props.readOnly}
         history={prompts}
-        commands={session.slashCommands}
+        commands={session.extensions.slashCommands}
         onSend={(text) => send(text)}
         onStop={() => session.stop()}
-        onToggleMode={() => agent.setMode(session.mode === "plan" ? "act" : "plan")}
+        onToggleMode={() => agent.setMode(session.state.mode === "plan" ? "act" : "plan")}
         draft={draft}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {(["act", "plan", "review"] as const).map((m) => (
-            <button key={m} role="radio" aria-checked={session.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
-              {m === "act" ? "Act" : m === "plan" ? "Plan" : "Review"}
+          {MODE_IDS.map((m) => (
+            <button key={m} role="radio" aria-checked={session.state.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
+              {modeLabel(m)}
             </button>
           ))}
         </div>

@@ -8,11 +8,11 @@ import type { AgentSession } from "@/lib/agent";
  */
 export function AgentSettings(props: { session: AgentSession }) {
   const { session } = props;
-  const a = session.approvalSettings;
-  const [budget, setBudget] = useState(session.budget === undefined ? "" : String(session.budget));
+  const a = session.state.approvals;
+  const [budget, setBudget] = useState(session.state.budgetUsd === undefined ? "" : String(session.state.budgetUsd));
   const [error, setError] = useState<string>();
   const toggle = (key: "read" | "edit" | "command", value: boolean) => {
-    session.setApprovalSettings({ autoApprove: { [key]: value } });
+    session.configure({ approvals: { autoApprove: { [key]: value } } });
   };
   return (
     <div className="agent-settings" role="group" aria-label="Session settings">
@@ -34,8 +34,8 @@ export function AgentSettings(props: { session: AgentSession }) {
                 className="link"
                 aria-label={`Stop allowing ${p}`}
                 onClick={() => {
-                  session.setApprovalSettings({ allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) });
-                              }}
+                  session.configure({ approvals: { allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) } });
+                }}
               >
                 ×
               </button>
@@ -55,9 +55,9 @@ export function AgentSettings(props: { session: AgentSession }) {
             onChange={(e) => setBudget(e.target.value)}
             onBlur={() => {
               try {
-                session.setBudget(budget.trim() === "" ? undefined : Number(budget));
+                session.configure({ budgetUsd: budget.trim() === "" ? undefined : Number(budget) });
                 setError(undefined);
-                          } catch (e) {
+              } catch (e) {
                 setError((e as Error).message);
               }
             }}

@@ -29,15 +29,15 @@ export function Transcript(props: {
   }, [live.revision]);
 
   const results = new Map<string, ToolResultPart>();
-  for (const m of session.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);
-  const shown = new Set(session.messages.map((m) => m.id));
+  for (const m of session.state.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);
+  const shown = new Set(session.state.messages.map((m) => m.id));
   // A run that failed (or was stopped by something other than the user) keeps its reason in the
   // session's run records, so the notice is still there after a reload; it goes after the run's
   // last message.
   const endNotices = new Map<string, { runId: string; status: string; reason: string }>();
   const lastOfRun = new Map<number, string>();
-  for (const m of session.messages) if (m.run !== undefined) lastOfRun.set(m.run, m.id);
-  for (const r of session.runs) {
+  for (const m of session.state.messages) if (m.run !== undefined) lastOfRun.set(m.run, m.id);
+  for (const r of session.state.runs) {
     const at = lastOfRun.get(r.run);
     if (at && r.reason && (r.status === "failed" || (r.status === "aborted" && r.reason !== "Stopped by the user"))) endNotices.set(at, { runId: r.runId, status: r.status, reason: r.reason });
   }
@@ -122,7 +122,7 @@ export function Transcript(props: {
 
   return (
     <div className="transcript" role="log" aria-label="Agent transcript" aria-live="polite">
-      {session.messages.length === 0 && (
+      {session.state.messages.length === 0 && (
         <div className="muted empty-transcript">
           <p>Ask the agent to read, change or run something in this workspace. Edits and commands ask for your approval.</p>
           <p>
@@ -131,7 +131,7 @@ export function Transcript(props: {
           </p>
         </div>
       )}
-      {session.messages.map((m, i) =>
+      {session.state.messages.map((m, i) =>
         withEndNotice(
           m,
           props.dimFrom !== undefined && i >= props.dimFrom ? (
@@ -149,7 +149,7 @@ export function Transcript(props: {
         </div>
       ))}
       {[...live.runningTools.values()]
-        .filter((t) => !session.messages.some((m) => toolCallsOf(m).some((c) => c.toolCallId === t.toolCallId)))
+        .filter((t) => !session.state.messages.some((m) => toolCallsOf(m).some((c) => c.toolCallId === t.toolCallId)))
         .map((t) => (
           <ToolRow key={t.toolCallId} call={{ type: "tool-call", toolCallId: t.toolCallId, toolName: t.toolName, input: t.input }} running onOpenFile={props.onOpenFile} />
         ))}

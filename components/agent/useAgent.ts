@@ -1,4 +1,5 @@
 "use client";
+import { browserGitTransport } from "@/components/scm/git-transport";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { createBrowserAgentDeps, type AgentMode, type AgentSession } from "@/lib/agent";
 import { PanelStore } from "@/lib/agent/panel-store";
@@ -19,7 +20,7 @@ export function useAgent(ws: WorkspaceState) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
-    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) }),
+    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport() }),
     [ws.wsfs, ws.meta.id],
   );
   const [session, setSession] = useState<AgentSession>();
@@ -106,7 +107,7 @@ export function useAgent(ws: WorkspaceState) {
   }, [session, store, panel, refreshHistory, describeModel]);
 
   useEffect(() => {
-    if (session) void describeModel(session.mode);
+    if (session) void describeModel(session.state.mode);
   }, [session, describeModel]);
 
   const send = useCallback(
@@ -119,7 +120,7 @@ export function useAgent(ws: WorkspaceState) {
   );
 
   const newSession = useCallback(async () => {
-    if (session?.running) session.stop();
+    if (session?.state.running) session.stop();
     setSession(await makeSession());
   }, [session, makeSession]);
 
@@ -127,7 +128,7 @@ export function useAgent(ws: WorkspaceState) {
     async (id: string) => {
       const data = await store.load(id);
       if (!data) throw new Error("That session no longer exists.");
-      if (session?.running) session.stop();
+      if (session?.state.running) session.stop();
       setSession(await makeSession(data));
     },
     [store, session, makeSession],
@@ -144,9 +145,8 @@ export function useAgent(ws: WorkspaceState) {
 
   const reloadModel = useCallback(async () => {
     await settings.load();
-    session?.setModel(settings.modelSource());
-    session?.setPrices(await settings.prices());
-    if (session) await describeModel(session.mode);
+    session?.configure({ model: settings.modelSource(), prices: await settings.prices() });
+    if (session) await describeModel(session.state.mode);
   }, [session, settings, describeModel]);
 
   /** Start a new session from the conversation up to `messageId` (the original stays as it was). */
@@ -166,7 +166,7 @@ export function useAgent(ws: WorkspaceState) {
     async (messageId: string, text: string, restoreFiles: boolean) => {
       if (!session) return;
       try {
-        await session.editAndResend(messageId, text, { restoreFiles });
+        await session.history.editAndResend(messageId, text, { restoreFiles });
       } catch (e) {
         setError((e as Error).message);
       }

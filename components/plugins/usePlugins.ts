@@ -32,8 +32,8 @@ export function usePlugins(ws: WorkspaceState, session: AgentSession | undefined
 
   useEffect(() => {
     if (!session) return;
-    void settings.choiceFor(session.mode).then((c) => (model.current = { provider: c.providerId, modelId: c.modelId }));
-  }, [session, session?.mode, settings]);
+    void settings.choiceFor(session.state.mode).then((c) => (model.current = { provider: c.providerId, modelId: c.modelId }));
+  }, [session, session?.state.mode, settings]);
 
   const plugins = useMemo(
     () =>

@@ -33,7 +33,7 @@ export function ShareDialog(props: { session: AgentSession; ws: Workspace; secre
   useEffect(() => {
     let cancelled = false;
     (async () => {
-      await props.session.checkpointsSettled();
+      await props.session.history.checkpointsSettled();
       const [engine, pkg] = await Promise.all([import("@/lib/checkpoints"), import("@/lib/share/package")]);
       const p = await pkg.planShare(engine, props.ws, props.session.toJSON(), props.secrets());
       if (!cancelled) setPlan(p);
@@ -53,7 +53,7 @@ export function ShareDialog(props: { session: AgentSession; ws: Workspace; secre
       const frag = expiry === 0 ? fragmentLink(location.origin, built.zip) : undefined;
       const out = frag ? ({ kind: "fragment", url: frag } as const) : await publishToServer(location.origin, built.zip, { expiresInSeconds: EXPIRY[expiry]![1] });
       if (out.kind === "server") {
-        saved.add({ id: out.id, url: out.url, deleteSecret: out.deleteSecret, title: props.session.title, createdAt: Date.now(), expiresAt: out.expiresAt });
+        saved.add({ id: out.id, url: out.url, deleteSecret: out.deleteSecret, title: props.session.state.title, createdAt: Date.now(), expiresAt: out.expiresAt });
         setLinks(saved.list());
       }
       setLink(out);

@@ -1,4 +1,5 @@
 "use client";
+import { browserGitTransport } from "@/components/scm/git-transport";
 import dynamic from "next/dynamic";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { CommandHistory, createShell, type Shell } from "@/lib/shell";
@@ -37,7 +38,7 @@ export function TerminalPanel(props: { ws: WorkspaceState; readOnly: boolean; op
 
   useEffect(() => {
     let cancelled = false;
-    createShell({ fs: ws.wsfs.fs, dir: ws.wsfs.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, origin: "shell" })
+    createShell({ fs: ws.wsfs.fs, dir: ws.wsfs.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, origin: "shell", gitTransport: () => browserGitTransport() })
       .then((s) => !cancelled && setShell(s))
       .catch((e) => setError(`The shell could not start: ${(e as Error).message}`));
     return () => {

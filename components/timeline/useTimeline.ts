@@ -31,7 +31,7 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
 
   // Reload when the session's shape changes: a run starts or ends, a checkpoint lands, the
   // conversation is rewound while idle. Not on each message of a running turn.
-  const shapeKey = session ? `${session.id}:${session.running}:${session.runs.length}:${session.checkpoints.length}:${session.running ? "" : session.messages.length}` : "";
+  const shapeKey = session ? `${session.id}:${session.state.running}:${session.state.runs.length}:${session.state.checkpoints.length}:${session.state.running ? "" : session.state.messages.length}` : "";
   useEffect(() => {
     if (!session) return;
     let cancelled = false;
@@ -90,7 +90,7 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
   }, [timeline, tick?.ref, treeVersion]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** Messages from this index on are after the selected point (the transcript dims them). */
-  const dimFrom = useMemo(() => (tick && session ? conversationAt(tick, session.messages).keep : undefined), [tick, session, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const dimFrom = useMemo(() => (tick && session ? conversationAt(tick, session.state.messages).keep : undefined), [tick, session, version]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const reload = useCallback(() => setReloadNonce((n) => n + 1), []);
 

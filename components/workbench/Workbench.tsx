@@ -1,5 +1,7 @@
 "use client";
 import { WorkspaceDeletedDialog } from "./WorkspaceDeletedDialog";
+import { CredentialPromptHost } from "@/components/scm/CredentialDialog";
+import { SyncStatus } from "@/components/scm/SyncStatus";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
@@ -256,6 +258,7 @@ export default function Workbench({ id }: { id: string }) {
         </button>
       </header>
       {ws.deleted && <WorkspaceDeletedDialog name={ws.meta.name} kept={ws.deleted.kept} error={ws.deleted.error} />}
+      <CredentialPromptHost />
       {ws.recovery && (
         <div className="banner" role="status" style={{ margin: "4px 8px" }}>
           A save was interrupted last time (tab closed or storage error); recovered: {ws.recovery.restored.join(", ")}.
@@ -379,6 +382,7 @@ export default function Workbench({ id }: { id: string }) {
       />
       <footer className="statusbar">
         <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>
+        <SyncStatus fs={ws.wsfs.fs} dir={ws.wsfs.dir} branch={ws.branch} changed={ws.decorations} />
         <span>{files.length} files</span>
         <span className="spacer" />
         <span>{readOnly ? "read-only tab" : "editing"}</span>

@@ -1,14 +1,41 @@
 /**
- * Approval policy: which calls run without asking. In Act mode every edit and every command
- * asks, unless the user turned on auto-approve for its category, or (commands) allowed a
- * prefix for this session. Reads are auto-approved by default.
+ * The user's approval choices as policy rules (lib/modes/policy.ts): which calls run without
+ * asking. By default every call asks, except the ones that need no approval (questions to the
+ * user, the completion tool) and reads; the user's auto-approve switches (reads, edits,
+ * commands) and "always allow commands starting with …" prefixes are rules layered over those
+ * defaults, so the last match decides. A mode's own rules come first and no rule here can lift
+ * a mode's deny (lib/modes/policy-table.ts).
  */
-import type { ApprovalCategory } from "../tools/define";
-import type { ApprovalSettings } from "./types";
+import { evaluate, isSimpleCommand, matchesPrefix, type PolicyDecision, type PolicyRule, type ToolPolicy } from "../modes/policy";
+import { callApproval, type ApprovalCategory, type ToolDefinition } from "../tools/define";
+import type { AgentMode, ApprovalSettings } from "./types";
 
-/** A command with no control operators, substitutions or redirections: safe to prefix-match. */
-export function isSimpleCommand(command: string): boolean {
-  return !/[;&|`<>\n\r]|\$\(|\$\{/.test(command);
+export { isSimpleCommand };
+
+/** Every call asks, but a call that needs no approval; gates ask whatever the user allowed. */
+export const APPROVAL_DEFAULTS: readonly PolicyRule[] = Object.freeze([
+  { tool: "*", effect: "*", command: "*", action: "ask" },
+  { tool: "*", effect: "approval:none", command: "*", action: "allow" },
+  // No user rule names this kind, so nothing layered over it can turn a gate into an allow.
+  { tool: "*", effect: "approval:always", command: "*", action: "ask" },
+] satisfies PolicyRule[]);
+
+/** The user's choices as rules: one per auto-approved kind, one per allowed command prefix. */
+export function userRules(settings: ApprovalSettings): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  for (const kind of ["read", "edit", "command"] as const) {
+    if (settings.autoApprove[kind]) out.push({ tool: "*", effect: `approval:${kind}`, command: "*", action: "allow" });
+  }
+  for (const raw of settings.allowedCommandPrefixes) {
+    const prefix = raw.trim();
+    if (prefix) out.push({ tool: "*", effect: "approval:command", command: prefix, action: "allow" });
+  }
+  return out;
+}
+
+/** The approval layer: the defaults, then the user's rules over them. */
+export function approvalRules(settings: ApprovalSettings): PolicyRule[] {
+  return [...APPROVAL_DEFAULTS, ...userRules(settings)];
 }
 
 /**
@@ -16,13 +43,7 @@ export function isSimpleCommand(command: string): boolean {
  * "npm test -- --watch", not "npm tests" and not "npm test; rm -rf ."), and is it simple?
  */
 export function matchesAllowedPrefix(command: string, prefixes: readonly string[]): boolean {
-  const c = command.trim();
-  if (!isSimpleCommand(c)) return false;
-  return prefixes.some((raw) => {
-    const p = raw.trim();
-    if (!p) return false;
-    return c === p || c.startsWith(p + " ") || c.startsWith(p + "\t");
-  });
+  return prefixes.some((p) => matchesPrefix(command, p));
 }
 
 const TWO_WORD = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "make", "python", "python3", "node", "deno", "docker"]);
@@ -35,19 +56,35 @@ export function suggestPrefix(command: string): string {
   return words[0]!;
 }
 
+/** The approval layer's decision for a call of this category (with these commands): allow or ask. */
+export function approvalDecision(category: ApprovalCategory, settings: ApprovalSettings, commands?: readonly string[]): PolicyDecision {
+  return evaluate(approvalRules(settings), { name: "", effects: [], category, commands, runsCommands: false });
+}
+
 /** Whether a call of this category (with these commands) is approved by the settings alone. */
 export function isAutoApproved(category: ApprovalCategory, settings: ApprovalSettings, commands?: readonly string[]): boolean {
-  switch (category) {
-    case "none":
-      return true;
-    case "always":
-      return false;
-    case "read":
-      return settings.autoApprove.read;
-    case "edit":
-      return settings.autoApprove.edit;
-    case "command":
-      if (settings.autoApprove.command) return true;
-      return !!commands && commands.length > 0 && commands.every((c) => matchesAllowedPrefix(c, settings.allowedCommandPrefixes));
-  }
+  return approvalDecision(category, settings, commands).action === "allow";
+}
+
+/**
+ * The policy of a session made without the mode profiles (lib/modes makes the app's): a call to
+ * a tool its surface does not offer is refused; the rest is decided by the approval rules.
+ */
+export function surfacePolicy(onSurface: (mode: AgentMode, name: string) => boolean, label: (mode: AgentMode) => string): ToolPolicy {
+  return {
+    admit(call, mode) {
+      if (onSurface(mode, call.name)) return { action: "allow" };
+      return { action: "deny", reason: `The tool "${call.name}" is not available in ${label(mode)} mode, so the call was refused. Use the tools offered in this mode.` };
+    },
+    decide(call, mode, settings, commands) {
+      if (!onSurface(mode, call.name)) return this.admit(call, mode) as PolicyDecision;
+      let category: ApprovalCategory = "edit";
+      try {
+        if (call.tool) category = callApproval(call.tool as ToolDefinition, call.input);
+      } catch {
+        // a tool whose approval cannot be read asks, as an edit
+      }
+      return approvalDecision(category, settings, commands);
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The agent core: sessions, the run loop, hooks, approvals, usage, compaction. Framework-free;
  * runs in the browser tab and in Node tests. The loop talks to the UI only through events it
- * emits and commands it accepts.
+ * emits and commands it accepts; the UI reads `session.state` (conversation, usage, settings,
+ * pending requests) and goes back in time through `session.history`.
  *
  * How the UI wires a session (browser, real dependencies, the model from settings):
  *
@@ -56,13 +57,15 @@
  * apiKey: "test" }, "claude-sonnet-4-5")`.
  */
 export { AgentSession, ALL_TOOLS_SURFACE, toolSpec } from "./session";
-export type { AgentSessionOptions, ApprovalSettingsPatch, SessionData, SlashCommand, SlashCommandResult, ToolSurface, RunRecord } from "./session";
+export type { AgentSessionOptions, ApprovalSettingsPatch, ConversationSnapshot, SessionData, SessionSettingsPatch, SessionState, SlashCommand, SlashCommandResult, ToolSurface, RunRecord } from "./session";
 export * from "./events";
 export * from "./types";
 export {
+  HookChain,
   HookRegistry,
   HOOK_POINTS,
   MODE_GUARD_PRIORITY,
+  SESSION_POLICY_PRIORITY,
   DEFAULT_HOOK_TIMEOUT_MS,
   type AgentHooks,
   type AfterModelDecision,

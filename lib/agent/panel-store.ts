@@ -7,7 +7,8 @@ import type { AgentEventListener } from "./events";
 import { initialPanelState, reducePanel, type PanelSeed, type PanelState } from "./panel-state";
 
 /** What the store needs of a session: its events, and what it is doing when followed. */
-export interface PanelSource extends PanelSeed {
+export interface PanelSource {
+  readonly state: PanelSeed;
   subscribe(listener: AgentEventListener): () => void;
 }
 
@@ -35,7 +36,7 @@ export class PanelStore {
    */
   follow(session: PanelSource): () => void {
     this.unfollow?.();
-    this.set(initialPanelState(session));
+    this.set(initialPanelState(session.state));
     const off = session.subscribe((e) => this.set(reducePanel(this.state, e)));
     const unfollow = () => {
       off();

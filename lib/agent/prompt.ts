@@ -55,7 +55,7 @@ export type SystemPromptInput = {
   workspaceRules: RuleSource[];
   /** Rules registered by plugins. */
   extraRules?: RuleSource[];
-  /** Replaces the built-in mode paragraph (the modes issue generates it from the profile). */
+  /** Replaces the built-in mode paragraph (lib/modes generates it from the mode profile). */
   modePreamble?: string;
   /** Added at the end (app-specific guidance). */
   appendix?: string;

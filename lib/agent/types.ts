@@ -9,7 +9,7 @@ import type { ShellLike } from "../tools/define";
 
 export type { ShellLike } from "../tools/define";
 
-/** The built-in modes. The modes issue gives each a capability profile. */
+/** The built-in modes; each has a profile in lib/modes/profiles.ts (tools, guard, read-only, prompt). */
 export type AgentMode = "act" | "plan" | "review";
 export const AGENT_MODES: readonly AgentMode[] = ["act", "plan", "review"];
 

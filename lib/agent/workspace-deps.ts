@@ -20,6 +20,8 @@ export type WorkspaceAgentDepsOptions = {
    * for browsers; Node callers (tests, bench) on lightning-fs pass false.
    */
   defenseInDepth?: boolean;
+  /** How the agent's `git` fetch/pull/push/clone reach a server; absent: its shell has no network. */
+  gitTransport?: () => import("../git/remote-transfer").Transport;
   /** Batched reads for the checkpoint engine (the browser passes lightningReadMany for the workspace's IndexedDB). */
   checkpointReadMany?: import("../checkpoints/index").ReadMany;
 };
@@ -93,6 +95,7 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
           wsfs,
           origin: "agent",
           env: opts.shellEnv,
+          gitTransport: opts.gitTransport,
           limits: opts.shellTimeoutMs ? { timeoutMs: opts.shellTimeoutMs } : undefined,
           defenseInDepth: opts.defenseInDepth,
         }),

@@ -1,6 +1,7 @@
 /**
  * The per-workspace engine: the stat cache + tree cache (an in-memory mirror of the working
- * tree as git would see it), the scan that brings it up to date, and its persistence.
+ * tree as git would see it, dir-tree.ts), when and how a scan brings it up to date (scan.ts),
+ * its persistence, and the generation stamp that says whether its caches can be trusted.
  *
  * Finding changes, cheapest first:
  * 1. journal: `ws.journal.dirtySince(seq)` names the changed paths; only those are looked at.
@@ -15,37 +16,17 @@
  */
 import type { ChangeJournal } from "../fs/journal";
 import type { IsoFs, IsoFsStat } from "../fs/types";
-import { ObjectStore, type ObjectWriter, encodeTree, MODE_EXEC, MODE_FILE, MODE_LINK, MODE_TREE, type TreeEntry } from "./objects";
-import { RefStore } from "./refs";
+import { buildTree, collectLarge, DirNode, type FileRec, markDirty, removeAt } from "./dir-tree";
 import { workingTreeRules, type Rules } from "./ignore";
-import {
-  asBytes,
-  atomicWrite,
-  baseName,
-  CheckpointError,
-  fromUtf8,
-  isGitName,
-  isNotFound,
-  joinAbs,
-  joinRel,
-  lstatOrNull,
-  mapLimit,
-  Mutex,
-  normalizeRel,
-  parentRel,
-  perfNow,
-  readdirOrEmpty,
-  readOrNull,
-  Semaphore,
-  utf8,
-} from "./util";
+import { ObjectStore, type ObjectWriter } from "./objects";
+import { RefStore } from "./refs";
+import { IO_LIMIT, type ReadMany, Scanner, type ScanCtx, type ScanStats } from "./scan";
+import { atomicWrite, baseName, CheckpointError, fromUtf8, joinAbs, joinRel, lstatOrNull, Mutex, parentRel, perfNow, readOrNull, Semaphore } from "./util";
+
+export { DirNode, type FileRec, type LargeRec } from "./dir-tree";
+export { RACY_MS, type ReadMany, type ScanStats } from "./scan";
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** A cache entry is trusted only if the file's mtime is older than its recording time by this
- * much: Linux stamps files with a coarse clock that can trail Date.now() by a tick. */
-export const RACY_MS = 50;
-const IO_LIMIT = 32;
-const READ_BATCH = 256;
 const CACHE_FILE = "tabula/checkpoint-cache.json";
 const CACHE_VERSION = 1;
 /**
@@ -56,12 +37,16 @@ const CACHE_VERSION = 1;
  * older token along) and stops trusting its caches until it re-checked them.
  */
 export const GENERATION_FILE = "tabula/generation";
+/**
+ * The object epoch: a random token replaced only by a writer about to delete objects (prune),
+ * before it deletes any. The cache file is labelled with the epoch its objects were known
+ * present in; a later epoch means objects may have gone since, and the loaded cache is
+ * checked object by object. Writers that only add objects (checkpoint, restore, annotate)
+ * leave it alone, so their generation bumps do not cost the next page load a verification.
+ */
+export const EPOCH_FILE = "tabula/object-epoch";
 const PERSIST_AFTER_FILES = 256;
 const PERSIST_EVERY_MS = 60_000;
-
-/** Optional accelerator: read many files at once (e.g. one IndexedDB transaction); an entry
- * left undefined is read the ordinary way. */
-export type ReadMany = (absPaths: string[], stats: IsoFsStat[]) => Promise<(Uint8Array | undefined)[]>;
 
 export type Workspace = {
   fs: IsoFs;
@@ -75,24 +60,9 @@ export type Workspace = {
   readMany?: ReadMany;
 };
 
-export type FileRec = { mode: number; size: number; mtimeMs: number; ino: number; oid: string; t: number };
-export type LargeRec = { size: number; mtimeMs: number };
-
-export class DirNode {
-  files = new Map<string, FileRec>();
-  dirs = new Map<string, DirNode>();
-  large = new Map<string, LargeRec>();
-  /** Tree oid; null = nothing captured below (omitted from the parent); undefined = dirty. */
-  oid: string | null | undefined = undefined;
+function statKey(st: IsoFsStat | null): string {
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino ?? ""}` : "";
 }
-
-export type ScanStats = {
-  mode: "journal" | "walk";
-  filesHashed: number;
-  bytesHashed: number;
-  pathsChecked: number;
-  nestedReposSkipped: string[];
-};
 
 export type ScanResult = { tree: string; stats: ScanStats; large: { path: string; size: number }[] };
 
@@ -115,36 +85,6 @@ type State = {
    * generation stamp); false: check each before trusting it. */
   verified: boolean;
 };
-
-type PendingFile = { node: DirNode; name: string; rel: string; st: IsoFsStat; t: number; mode: number };
-
-type Ctx = {
-  pending: PendingFile[];
-  readMany?: ReadMany;
-  rules: Rules;
-  writer: ObjectWriter;
-  sem: Semaphore;
-  cap: number;
-  stats: ScanStats;
-};
-
-/**
- * WorkspaceFs saves through a sibling temp file (`.<name>.tabula-tmp-<suffix>`) renamed over
- * the target; the journal only names the target. A walk that ran mid-save must not capture
- * the temp file (no event would ever tell the journal mode it is gone).
- */
-function isTransient(name: string): boolean {
-  return name.includes(".tabula-tmp-");
-}
-
-function statKey(st: IsoFsStat | null): string {
-  return st ? `${st.size}:${st.mtimeMs}:${st.ino ?? ""}` : "";
-}
-
-function gitModeOf(st: IsoFsStat): number {
-  if (st.isSymbolicLink()) return MODE_LINK;
-  return st.mode & 0o100 ? MODE_EXEC : MODE_FILE;
-}
 
 /** Test hooks (never set outside tests and benchmarks). */
 export const __testing = {
@@ -170,9 +110,12 @@ export class Engine {
   readonly store: ObjectStore;
   readonly refs: RefStore;
   readonly mutex = new Mutex();
+  private readonly scanner: Scanner;
   private state: State | undefined;
   /** The generation token last seen or written (undefined: unknown, trust nothing). */
   private generation: string | undefined;
+  /** The object epoch read with that generation token ("" = no prune ever wrote one). */
+  private epoch: string | undefined;
 
   constructor(
     readonly fs: IsoFs,
@@ -181,6 +124,7 @@ export class Engine {
     this.gitdir = joinAbs(dir, ".git");
     this.store = new ObjectStore(fs, this.gitdir);
     this.refs = new RefStore(fs, this.gitdir);
+    this.scanner = new Scanner(fs, dir, this.store);
   }
 
   abs(rel: string): string {
@@ -204,7 +148,9 @@ export class Engine {
     const token = (await this.refs.readText(GENERATION_FILE))?.trim() ?? "";
     if (token !== "" && token === this.generation) return;
     this.generation = token;
+    this.epoch = undefined;
     this.dropCaches();
+    this.epoch = (await this.refs.readText(EPOCH_FILE))?.trim() ?? "";
     if (this.state) {
       this.state.verified = false;
       this.state.binding = undefined;
@@ -224,6 +170,17 @@ export class Engine {
     this.generation = token;
   }
 
+  /**
+   * Before deleting objects: a new object epoch, so that no cache file written before (by
+   * this or another engine) is trusted without checking its objects again.
+   */
+  async beginDeletions(): Promise<void> {
+    const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+    this.epoch = undefined;
+    await atomicWrite(this.fs, joinAbs(this.gitdir, EPOCH_FILE), token + "\n", this.refs.knownDirs);
+    this.epoch = token;
+  }
+
   private dropCaches(): void {
     this.store.relist();
     this.store.knownDirs.clear();
@@ -235,6 +192,7 @@ export class Engine {
   invalidate(): void {
     this.state = undefined;
     this.generation = undefined;
+    this.epoch = undefined;
     this.dropCaches();
     this.store.resetPacks();
   }
@@ -269,8 +227,9 @@ export class Engine {
             fresh.persistedRoot = fresh.root.oid;
             fresh.needsPersist = false;
             fresh.persistedAt = Date.now();
-            // written at this very generation: its objects were all there then
-            fresh.verified = data.gen !== undefined && data.gen === this.generation;
+            // labelled with the current object epoch: nothing was deleted since its objects were
+            // known present (an older file, or one from before any epoch, is checked instead)
+            fresh.verified = data.epoch !== undefined && this.epoch !== undefined && data.epoch === this.epoch;
           }
         }
       } catch {
@@ -301,7 +260,7 @@ export class Engine {
     if (!state.needsPersist) return true;
     const path = joinAbs(this.gitdir, CACHE_FILE);
     try {
-      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.generation : undefined)), this.refs.knownDirs);
+      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.epoch : undefined)), this.refs.knownDirs);
       state.fileKey = statKey(await lstatOrNull(this.fs, path));
       state.persistedRoot = state.root.oid;
       state.needsPersist = false;
@@ -321,12 +280,15 @@ export class Engine {
    * through `writer` (flushed by the caller). Returns the root tree oid.
    */
   async scan(writer: ObjectWriter, opts: { journal?: ChangeJournal; cap: number; readMany?: ReadMany }): Promise<ScanResult> {
+    let t = perfNow();
     const state = await this.loadState(opts.cap);
+    t = tracePhase("scan.loadState", t);
     await this.store.refreshPacks();
+    t = tracePhase("scan.refreshPacks", t);
     if (!state.verified) {
       // The repository changed behind this engine: every object the cache names must be
       // there before a tree is built on it; those that are not are hashed again.
-      await this.verifyObjects(state.root);
+      await this.scanner.verifyObjects(state.root);
       state.binding = undefined;
       state.verified = true;
     }
@@ -343,18 +305,22 @@ export class Engine {
       if (dirty) {
         stats.mode = "journal";
         state.rules ??= workingTreeRules(this.fs, this.dir);
-        const ctx: Ctx = { pending: [], readMany: opts.readMany, rules: state.rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
-        await this.applyDirty(ctx, state.root, dirty);
-        await this.hashPending(ctx);
+        const ctx: ScanCtx = { pending: [], readMany: opts.readMany, rules: state.rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
+        await this.scanner.applyDirty(ctx, state.root, dirty);
+        state.rules = ctx.rules;
+        await this.scanner.hashPending(ctx);
       } else {
         const rules = workingTreeRules(this.fs, this.dir);
         state.rules = rules;
-        const ctx: Ctx = { pending: [], readMany: opts.readMany, rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
-        await this.scanDir(ctx, "", state.root);
-        await this.hashPending(ctx);
+        const ctx: ScanCtx = { pending: [], readMany: opts.readMany, rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
+        await this.scanner.scanDir(ctx, "", state.root);
+        t = tracePhase("scan.walk", t);
+        await this.scanner.hashPending(ctx);
       }
+      t = tracePhase("scan.hash", t);
       state.excludeKey = excludeKey;
-      const tree = (await this.buildTree(state.root, writer)) ?? (await writer.add("tree", new Uint8Array(0)));
+      const tree = (await buildTree(state.root, writer)) ?? (await writer.add("tree", new Uint8Array(0)));
+      t = tracePhase("scan.buildTree", t);
       if (stats.filesHashed > 0 || state.root.oid !== state.persistedRoot) state.needsPersist = true;
       state.hashedSincePersist += stats.filesHashed;
       state.lastScanWalked = stats.mode === "walk";
@@ -366,325 +332,11 @@ export class Engine {
     }
   }
 
-  /**
-   * Drop file records whose blob and tree oids whose object is missing from the repository
-   * (their directories become dirty, so the scan re-hashes and rebuilds them). A directory
-   * whose tree object is present but a child's object is missing is rebuilt too.
-   */
-  private async verifyObjects(root: DirNode): Promise<void> {
-    const sem = new Semaphore(IO_LIMIT);
-    const present = new Map<string, Promise<boolean>>();
-    const has = (oid: string) => {
-      let p = present.get(oid);
-      if (!p) {
-        p = sem.run(() => this.store.has(oid));
-        present.set(oid, p);
-      }
-      return p;
-    };
-    const visit = async (node: DirNode): Promise<boolean> => {
-      let dirty = false;
-      const files = [...node.files];
-      const ok = await Promise.all(files.map(([, rec]) => has(rec.oid)));
-      files.forEach(([name], i) => {
-        if (!ok[i]) {
-          node.files.delete(name);
-          dirty = true;
-        }
-      });
-      const children = await Promise.all([...node.dirs.values()].map(visit));
-      if (children.some(Boolean)) dirty = true;
-      if (!dirty && typeof node.oid === "string" && !(await has(node.oid))) dirty = true;
-      if (dirty) node.oid = undefined;
-      return dirty;
-    };
-    await visit(root);
-  }
-
   /** The current in-memory root (valid right after a scan). */
   root(): DirNode {
     if (!this.state) throw new CheckpointError("IO", "internal: no scan state");
     return this.state.root;
   }
-
-  /** Returns false when `rel` turned out to be a nested repository (left out, like ignored). */
-  private async scanDir(ctx: Ctx, rel: string, node: DirNode): Promise<boolean> {
-    const names = await ctx.sem.run(() => readdirOrEmpty(this.fs, this.abs(rel)));
-    if (rel !== "" && names.some(isGitName)) {
-      ctx.stats.nestedReposSkipped.push(rel);
-      return false;
-    }
-    ctx.rules.noteListing?.(rel, names.includes(".gitignore"));
-    await ctx.rules.prepare(rel === "" ? "x" : rel + "/x");
-    let changed = node.oid === undefined;
-    const seen = new Set<string>();
-    await Promise.all(
-      names.map(async (name) => {
-        if (isGitName(name) || isTransient(name)) return;
-        const childRel = joinRel(rel, name);
-        const t = Date.now();
-        const st = await ctx.sem.run(() => lstatOrNull(this.fs, this.abs(childRel)));
-        ctx.stats.pathsChecked++;
-        if (!st) return;
-        if (st.isDirectory()) {
-          if (ctx.rules.test(childRel, true)) return;
-          if (node.files.delete(name)) changed = true; // a file became a directory
-          node.large.delete(name);
-          let child = node.dirs.get(name);
-          const isNew = !child;
-          child ??= new DirNode();
-          if (!(await this.scanDir(ctx, childRel, child))) return;
-          seen.add(name);
-          if (isNew) node.dirs.set(name, child);
-          if (child.oid === undefined) changed = true;
-        } else if (st.isFile() || st.isSymbolicLink()) {
-          if (ctx.rules.test(childRel, false)) return;
-          seen.add(name);
-          if (await this.scanFile(ctx, node, name, childRel, st, t)) changed = true;
-        }
-      }),
-    );
-    for (const name of [...node.dirs.keys()]) {
-      if (!seen.has(name)) {
-        node.dirs.delete(name);
-        changed = true;
-      }
-    }
-    for (const name of [...node.files.keys()]) {
-      if (!seen.has(name)) {
-        node.files.delete(name);
-        changed = true;
-      }
-    }
-    for (const name of [...node.large.keys()]) if (!seen.has(name)) node.large.delete(name);
-    if (changed) node.oid = undefined;
-    return true;
-  }
-
-  /** Check one file against its record; true when the tree above must be rebuilt. */
-  private async scanFile(ctx: Ctx, node: DirNode, name: string, rel: string, st: IsoFsStat, t: number): Promise<boolean> {
-    let changed = false;
-    if (node.dirs.delete(name)) changed = true; // a directory became a file
-    const mode = gitModeOf(st);
-    const rec = node.files.get(name);
-    if (mode === MODE_LINK && typeof this.fs.promises.readlink !== "function") {
-      return node.files.delete(name) || changed; // a backend without symlinks: leave them out
-    }
-    if (mode !== MODE_LINK && st.size > ctx.cap) {
-      node.large.set(name, { size: st.size, mtimeMs: st.mtimeMs });
-      return node.files.delete(name) || changed;
-    }
-    node.large.delete(name);
-    if (
-      rec &&
-      rec.mode === mode &&
-      rec.size === st.size &&
-      rec.mtimeMs === st.mtimeMs &&
-      (st.ino === undefined || rec.ino === st.ino) &&
-      rec.mtimeMs + RACY_MS < rec.t
-    ) {
-      return changed;
-    }
-    // Read and hash later, in batches (hashPending): the tree above is dirty either way.
-    ctx.pending.push({ node, name, rel, st, t, mode });
-    return true;
-  }
-
-  /** Read and hash the files the scan found changed; with `readMany`, in batched reads. */
-  private async hashPending(ctx: Ctx): Promise<void> {
-    const items = ctx.pending;
-    ctx.pending = [];
-    if (items.length === 0) return;
-    const readMany = ctx.readMany;
-    if (!readMany) {
-      await mapLimit(items, IO_LIMIT, (it) => this.hashOne(ctx, it, undefined));
-      return;
-    }
-    const batches: PendingFile[][] = [];
-    for (let i = 0; i < items.length; i += READ_BATCH) batches.push(items.slice(i, i + READ_BATCH));
-    const read = (batch: PendingFile[]) => {
-      const files = batch.filter((b) => b.mode !== MODE_LINK);
-      return readMany(
-        files.map((f) => this.abs(f.rel)),
-        files.map((f) => f.st),
-      )
-        .catch(() => [] as (Uint8Array | undefined)[])
-        .then((datas) => new Map(files.map((f, j) => [f, datas[j]])));
-    };
-    let next = read(batches[0]!);
-    for (let b = 0; b < batches.length; b++) {
-      const got = await next;
-      if (b + 1 < batches.length) next = read(batches[b + 1]!); // read ahead while hashing
-      await mapLimit(batches[b]!, IO_LIMIT, (it) => this.hashOne(ctx, it, got.get(it)));
-    }
-  }
-
-  private async hashOne(ctx: Ctx, it: PendingFile, pre: Uint8Array | undefined): Promise<void> {
-    const { node, name, rel, st, t, mode } = it;
-    let content: Uint8Array;
-    if (pre) content = pre;
-    else {
-      try {
-        content = await ctx.sem.run(async () =>
-          mode === MODE_LINK ? utf8(String(await this.fs.promises.readlink!(this.abs(rel)))) : asBytes(await this.fs.promises.readFile(this.abs(rel)), rel),
-        );
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-        node.files.delete(name); // vanished between lstat and read
-        return;
-      }
-    }
-    if (mode !== MODE_LINK && content.length > ctx.cap) {
-      node.large.set(name, { size: content.length, mtimeMs: st.mtimeMs });
-      node.files.delete(name);
-      return;
-    }
-    const oid = await ctx.writer.add("blob", content);
-    ctx.stats.filesHashed++;
-    ctx.stats.bytesHashed += content.length;
-    node.files.set(name, { mode, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino ?? 0, oid, t });
-  }
-
-  /** Journal mode: look only at the dirty paths (each meaning "this path and below"). */
-  private async applyDirty(ctx: Ctx, root: DirNode, dirty: Set<string>): Promise<void> {
-    const paths = new Set<string>();
-    for (const raw of dirty) {
-      let p: string;
-      try {
-        p = normalizeRel(raw);
-      } catch {
-        continue;
-      }
-      const parts = p.split("/");
-      const gi = parts.findIndex(isGitName);
-      if (gi === 0) continue; // the repository's own .git
-      if (gi > 0) p = parts.slice(0, gi).join("/"); // inside a nested repo: re-check its root
-      if (p === "") continue;
-      paths.add(p);
-    }
-    const sorted = [...paths].sort();
-    const roots: string[] = [];
-    for (const p of sorted) {
-      const last = roots[roots.length - 1];
-      if (last !== undefined && (p === last || p.startsWith(last + "/"))) continue;
-      roots.push(p);
-    }
-    // A directory that appeared (mkdir, a renamed directory) may carry .gitignore files the
-    // memoised rules loaded for an earlier directory of that name: use fresh rules then.
-    const stats = await Promise.all(roots.map((p) => ctx.sem.run(() => lstatOrNull(this.fs, this.abs(p)))));
-    if (stats.some((st) => st?.isDirectory())) {
-      ctx.rules = workingTreeRules(this.fs, this.dir);
-      if (this.state) this.state.rules = ctx.rules;
-    }
-    await Promise.all(roots.map((p) => this.refreshPath(ctx, root, p)));
-  }
-
-  private async refreshPath(ctx: Ctx, root: DirNode, p: string): Promise<void> {
-    ctx.stats.pathsChecked++;
-    await ctx.rules.prepare(p);
-    const t = Date.now();
-    const st = await ctx.sem.run(() => lstatOrNull(this.fs, this.abs(p)));
-    const isDir = st?.isDirectory() ?? false;
-    const name = baseName(p);
-    if (!st || (!isDir && !st.isFile() && !st.isSymbolicLink()) || isTransient(name) || ctx.rules.test(p, isDir)) {
-      this.removeAt(root, p);
-      return;
-    }
-    const parent = await this.ensureDirChain(ctx, root, parentRel(p));
-    if (!parent) {
-      this.removeAt(root, p);
-      return;
-    }
-    let changed = false;
-    if (isDir) {
-      if (parent.files.delete(name)) changed = true;
-      parent.large.delete(name);
-      let node = parent.dirs.get(name);
-      const isNew = !node;
-      node ??= new DirNode();
-      if (!(await this.scanDir(ctx, p, node))) {
-        this.removeAt(root, p);
-        return;
-      }
-      if (isNew) parent.dirs.set(name, node);
-      if (node.oid === undefined) changed = true;
-    } else {
-      changed = await this.scanFile(ctx, parent, name, p, st, t);
-    }
-    if (changed) this.markDirty(root, parentRel(p));
-  }
-
-  /** The node for directory `rel`, creating missing ones after checking they are real,
-   * non-ignored directories outside nested repositories; null when they are not. */
-  private async ensureDirChain(ctx: Ctx, root: DirNode, rel: string): Promise<DirNode | null> {
-    if (rel === "") return root;
-    let node = root;
-    let cur = "";
-    for (const part of rel.split("/")) {
-      cur = joinRel(cur, part);
-      let next = node.dirs.get(part);
-      if (!next) {
-        const st = await lstatOrNull(this.fs, this.abs(cur));
-        if (!st || !st.isDirectory() || isGitName(part) || ctx.rules.test(cur, true)) return null;
-        if (await lstatOrNull(this.fs, this.abs(joinRel(cur, ".git")))) {
-          ctx.stats.nestedReposSkipped.push(cur);
-          return null;
-        }
-        next = new DirNode();
-        node.files.delete(part);
-        node.large.delete(part);
-        node.dirs.set(part, next);
-        node.oid = undefined;
-      }
-      node = next;
-    }
-    return node;
-  }
-
-  private findDir(root: DirNode, rel: string): DirNode | undefined {
-    if (rel === "") return root;
-    let node: DirNode | undefined = root;
-    for (const part of rel.split("/")) {
-      node = node.dirs.get(part);
-      if (!node) return undefined;
-    }
-    return node;
-  }
-
-  private removeAt(root: DirNode, p: string): void {
-    const parent = this.findDir(root, parentRel(p));
-    if (!parent) return;
-    const name = baseName(p);
-    const hadTreeEntry = parent.files.delete(name) || parent.dirs.delete(name);
-    parent.large.delete(name);
-    if (hadTreeEntry) this.markDirty(root, parentRel(p));
-  }
-
-  private markDirty(root: DirNode, rel: string): void {
-    root.oid = undefined;
-    if (rel === "") return;
-    let node: DirNode | undefined = root;
-    for (const part of rel.split("/")) {
-      node = node.dirs.get(part);
-      if (!node) return;
-      node.oid = undefined;
-    }
-  }
-
-  private async buildTree(node: DirNode, writer: ObjectWriter): Promise<string | null> {
-    if (node.oid !== undefined) return node.oid;
-    const entries: TreeEntry[] = [];
-    const dirs = [...node.dirs];
-    const oids = await Promise.all(dirs.map(([, child]) => this.buildTree(child, writer)));
-    dirs.forEach(([name], i) => {
-      const oid = oids[i];
-      if (oid) entries.push({ name, mode: MODE_TREE, oid });
-    });
-    for (const [name, rec] of node.files) entries.push({ name, mode: rec.mode, oid: rec.oid });
-    node.oid = entries.length === 0 ? null : await writer.add("tree", encodeTree(entries));
-    return node.oid;
-  }
-
   // ---- updates from restore and prune -------------------------------------------------------
 
   /** Record what the engine itself wrote at `rel` (restore): `rec`, or null = look again. */
@@ -694,7 +346,7 @@ export class Engine {
     state.needsPersist = true;
     const name = baseName(rel);
     if (rec === null) {
-      this.removeAt(state.root, rel);
+      removeAt(state.root, rel);
       return;
     }
     let node = state.root;
@@ -710,7 +362,7 @@ export class Engine {
     node.dirs.delete(name);
     node.large.delete(name);
     node.files.set(name, rec);
-    this.markDirty(state.root, parentRel(rel));
+    markDirty(state.root, parentRel(rel));
   }
 
   /** The journal binding, if this state follows `journal`. */
@@ -761,23 +413,13 @@ export class Engine {
   }
 }
 
-function collectLarge(root: DirNode): { path: string; size: number }[] {
-  const out: { path: string; size: number }[] = [];
-  const visit = (node: DirNode, prefix: string) => {
-    for (const [name, l] of node.large) out.push({ path: joinRel(prefix, name), size: l.size });
-    for (const [name, child] of node.dirs) visit(child, joinRel(prefix, name));
-  };
-  visit(root, "");
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
 // ---- persisted form -------------------------------------------------------------------------
 
 type PersistedState = {
   v: number;
   cap: number;
-  /** The generation token at which every object named here was known present. */
-  gen?: string;
+  /** The object epoch in which every object named here was known present (EPOCH_FILE). */
+  epoch?: string;
   exclude?: string;
   /** [path, mode, size, mtimeMs, ino, oid, t] */
   files: [string, number, number, number, number, string, number][];
@@ -787,7 +429,7 @@ type PersistedState = {
   trees: [string, string][];
 };
 
-function deflateState(state: State, gen: string | undefined): PersistedState {
+function deflateState(state: State, epoch: string | undefined): PersistedState {
   const files: PersistedState["files"] = [];
   const large: PersistedState["large"] = [];
   const trees: PersistedState["trees"] = [];
@@ -798,13 +440,17 @@ function deflateState(state: State, gen: string | undefined): PersistedState {
     for (const [name, child] of node.dirs) visit(child, joinRel(prefix, name));
   };
   visit(state.root, "");
-  return { v: CACHE_VERSION, cap: state.cap, gen, exclude: state.excludeKey, files, large, trees };
+  return { v: CACHE_VERSION, cap: state.cap, epoch, exclude: state.excludeKey, files, large, trees };
 }
 
 function inflateState(data: PersistedState): DirNode {
   const root = new DirNode();
+  // Maps per directory path: deflateState writes a directory's files together, and every
+  // directory once more for its tree, so each path is split and walked only once.
+  const byPath = new Map<string, DirNode>([["", root]]);
   const dirOf = (rel: string): DirNode => {
-    if (rel === "") return root;
+    const known = byPath.get(rel);
+    if (known) return known;
     let node = root;
     for (const part of rel.split("/")) {
       let next = node.dirs.get(part);
@@ -814,6 +460,7 @@ function inflateState(data: PersistedState): DirNode {
       }
       node = next;
     }
+    byPath.set(rel, node);
     return node;
   };
   for (const [path, mode, size, mtimeMs, ino, oid, t] of data.files) {

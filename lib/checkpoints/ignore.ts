@@ -15,12 +15,16 @@ import { joinAbs } from "./util";
 export type Rules = {
   prepare(rel: string): Promise<void>;
   test(rel: string, isDir: boolean): boolean;
+  /** `test(dir/name)` for a `dir` known not to be excluded (its ancestors are not re-decided). */
+  testChild?(dir: string, name: string, isDir: boolean): boolean;
   /** The scan just listed directory `rel`: whether it holds a .gitignore (saves a failing
    * open of `<rel>/.gitignore` per directory: most directories have none). */
   noteListing?(rel: string, hasIgnoreFile: boolean): void;
 };
 
-const missing = () => Object.assign(new Error("ENOENT: no .gitignore here (known from the listing)"), { code: "ENOENT" });
+/** One shared error: most directories have no .gitignore, and an Error's stack costs. */
+const MISSING = Object.assign(new Error("ENOENT: no .gitignore here (known from the listing)"), { code: "ENOENT" });
+const missing = () => MISSING;
 
 /** Rules of the working tree; ignore files are read only where a listing says they exist
  * (or where no listing was seen). */

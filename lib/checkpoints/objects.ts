@@ -15,13 +15,12 @@
  *   files.
  */
 import { unzlibSync, zlibSync } from "fflate";
-import { sha1 as jsSha1 } from "@noble/hashes/legacy.js";
 import type { IsoFs } from "../fs/types";
+import { crc32, sha1Hex, wrapObject, type ObjectType } from "./git-format";
+import { applyDelta, CODE_TYPE, PackIndex, TYPE_CODE } from "./pack-index";
 import {
   atomicWrite,
   CheckpointError,
-  compareUtf8,
-  concatBytes,
   errCode,
   fromHex,
   fromUtf8,
@@ -35,19 +34,12 @@ import {
   readOrNull,
   tmpSuffix,
   toHex,
-  treeKey,
   utf8,
 } from "./util";
 
-export type ObjectType = "blob" | "tree" | "commit" | "tag";
+export * from "./git-format";
+export { PackIndex } from "./pack-index";
 
-export const MODE_FILE = 0o100644;
-export const MODE_EXEC = 0o100755;
-export const MODE_LINK = 0o120000;
-export const MODE_TREE = 0o040000;
-export const MODE_GITLINK = 0o160000;
-
-export const EMPTY_TREE_OID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /**
  * Batches up to this many objects are written loose; bigger ones as a pack. On lightning-fs
@@ -71,248 +63,7 @@ const AUTO_FLUSH_BYTES = 96 * 1024 * 1024;
 const IO_LIMIT = 32;
 const PACK_CACHE_BYTES = 96 * 1024 * 1024;
 
-// ---- hashing --------------------------------------------------------------------------------
 
-/**
- * SHA-1 through `crypto.subtle` where it exists; a JS implementation where it does not (the
- * app served over plain http on a LAN address is not a secure context, and browsers hide
- * `crypto.subtle` there).
- */
-export async function sha1Hex(data: Uint8Array): Promise<string> {
-  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
-  if (!subtle) return toHex(jsSha1(data));
-  return toHex(new Uint8Array(await subtle.digest("SHA-1", data as unknown as BufferSource)));
-}
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(parts: Uint8Array[]): number {
-  let c = 0xffffffff;
-  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-/** `type len\0` + content, in one buffer (what git hashes and what a loose object deflates). */
-export function wrapObject(type: ObjectType, content: Uint8Array): { wrapped: Uint8Array; headerLength: number } {
-  const header = utf8(`${type} ${content.length}\0`);
-  const wrapped = new Uint8Array(header.length + content.length);
-  wrapped.set(header, 0);
-  wrapped.set(content, header.length);
-  return { wrapped, headerLength: header.length };
-}
-
-export async function hashObject(type: ObjectType, content: Uint8Array): Promise<string> {
-  return sha1Hex(wrapObject(type, content).wrapped);
-}
-
-// ---- trees ----------------------------------------------------------------------------------
-
-export type TreeEntry = { name: string; mode: number; oid: string };
-
-export function modeString(mode: number): string {
-  return mode.toString(8);
-}
-
-/** Serialise entries in git's order (directories compare as "name/"). Sorts a copy. */
-export function encodeTree(entries: TreeEntry[]): Uint8Array {
-  const sorted = [...entries].sort((a, b) => compareUtf8(treeKey(a.name, a.mode === MODE_TREE), treeKey(b.name, b.mode === MODE_TREE)));
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (const e of sorted) {
-    const head = utf8(`${modeString(e.mode)} ${e.name}\0`);
-    const oid = fromHex(e.oid);
-    parts.push(head, oid);
-    size += head.length + 20;
-  }
-  return concatBytes(parts, size);
-}
-
-export function decodeTree(content: Uint8Array): TreeEntry[] {
-  const out: TreeEntry[] = [];
-  let i = 0;
-  while (i < content.length) {
-    const sp = content.indexOf(0x20, i);
-    const nul = content.indexOf(0, sp + 1);
-    if (sp < 0 || nul < 0 || nul + 21 > content.length) throw new CheckpointError("CORRUPT", "Malformed tree object");
-    const mode = parseInt(fromUtf8(content.subarray(i, sp)), 8);
-    const name = fromUtf8(content.subarray(sp + 1, nul));
-    const oid = toHex(content.subarray(nul + 1, nul + 21));
-    out.push({ name, mode, oid });
-    i = nul + 21;
-  }
-  return out;
-}
-
-// ---- commits --------------------------------------------------------------------------------
-
-export type CommitData = { tree: string; parents: string[]; author: string; committer: string; message: string };
-
-export function encodeCommit(c: CommitData): Uint8Array {
-  let s = `tree ${c.tree}\n`;
-  for (const p of c.parents) s += `parent ${p}\n`;
-  s += `author ${c.author}\ncommitter ${c.committer}\n\n${c.message}`;
-  return utf8(s);
-}
-
-export function decodeCommit(content: Uint8Array): CommitData {
-  const text = fromUtf8(content);
-  const split = text.indexOf("\n\n");
-  const head = split === -1 ? text : text.slice(0, split);
-  const message = split === -1 ? "" : text.slice(split + 2);
-  let tree = "";
-  const parents: string[] = [];
-  let author = "";
-  let committer = "";
-  for (const line of head.split("\n")) {
-    if (line.startsWith("tree ")) tree = line.slice(5);
-    else if (line.startsWith("parent ")) parents.push(line.slice(7));
-    else if (line.startsWith("author ")) author = line.slice(7);
-    else if (line.startsWith("committer ")) committer = line.slice(10);
-  }
-  if (!tree) throw new CheckpointError("CORRUPT", "Malformed commit object");
-  return { tree, parents, author, committer, message };
-}
-
-// ---- packs ----------------------------------------------------------------------------------
-
-const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
-const CODE_TYPE: Record<number, ObjectType> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
-
-/**
- * A .idx (v2), searched in place: the fan-out table narrows an oid to its first byte's range,
- * a binary search over the sorted 20-byte names finds it. Nothing is parsed up front (a
- * cloned project's pack index holds ~200k objects; turning each into a hex string and a map
- * entry cost seconds per page load). The oid → offset map and the sorted offsets (for an
- * entry's end) are built only when asked for.
- */
-export class PackIndex {
-  readonly count: number;
-  private readonly view: DataView;
-  private readonly oidsAt: number;
-  private readonly offsAt: number;
-  private readonly largeAt: number;
-  private map: Map<string, number> | undefined;
-  private sorted: Float64Array | undefined;
-  constructor(
-    readonly name: string,
-    readonly packSize: number,
-    private readonly idx: Uint8Array,
-  ) {
-    const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-    if (idx.length < 8 + 256 * 4 || view.getUint32(0) !== 0xff744f63 || view.getUint32(4) !== 2) throw new CheckpointError("CORRUPT", `Unsupported pack index ${name}`);
-    this.view = view;
-    this.count = view.getUint32(8 + 255 * 4);
-    this.oidsAt = 8 + 256 * 4;
-    this.offsAt = this.oidsAt + this.count * 24;
-    this.largeAt = this.offsAt + this.count * 4;
-    if (idx.length < this.largeAt + 40) throw new CheckpointError("CORRUPT", `Truncated pack index ${name}`);
-  }
-
-  private offsetAt(i: number): number {
-    const off = this.view.getUint32(this.offsAt + i * 4);
-    if (!(off & 0x80000000)) return off;
-    const j = off & 0x7fffffff;
-    return this.view.getUint32(this.largeAt + j * 8) * 2 ** 32 + this.view.getUint32(this.largeAt + j * 8 + 4);
-  }
-
-  /** Offset of `oid` in the pack, or undefined. */
-  find(oid: string): number | undefined {
-    if (oid.length !== 40) return undefined;
-    const key = fromHex(oid);
-    const first = key[0]!;
-    let lo = first === 0 ? 0 : this.view.getUint32(8 + (first - 1) * 4);
-    let hi = this.view.getUint32(8 + first * 4) - 1;
-    const idx = this.idx;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.oidsAt + mid * 20;
-      let c = 0;
-      for (let b = 1; b < 20; b++) {
-        c = idx[at + b]! - key[b]!;
-        if (c !== 0) break;
-      }
-      if (c === 0) return this.offsetAt(mid);
-      if (c < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
-  }
-
-  /** Every oid → offset (built on first use: for prune and compaction of our own small packs). */
-  get offsets(): Map<string, number> {
-    if (!this.map) {
-      const m = new Map<string, number>();
-      for (let i = 0; i < this.count; i++) m.set(toHex(this.idx.subarray(this.oidsAt + i * 20, this.oidsAt + i * 20 + 20)), this.offsetAt(i));
-      this.map = m;
-    }
-    return this.map;
-  }
-
-  /** End of the entry starting at `offset` (the next entry, or the trailer). */
-  endOf(offset: number): number {
-    if (!this.sorted) {
-      const a = new Float64Array(this.count);
-      for (let i = 0; i < this.count; i++) a[i] = this.offsetAt(i);
-      this.sorted = a.sort();
-    }
-    const a = this.sorted;
-    let lo = 0;
-    let hi = a.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (a[mid]! <= offset) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return lo < a.length ? a[lo]! : this.packSize - 20;
-  }
-}
-
-function readVarint(buf: Uint8Array, pos: number): [number, number] {
-  let result = 0;
-  let shift = 0;
-  let c: number;
-  do {
-    c = buf[pos++]!;
-    result += (c & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (c & 0x80);
-  return [result, pos];
-}
-
-function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
-  let [srcSize, pos] = readVarint(delta, 0);
-  if (srcSize !== base.length) throw new CheckpointError("CORRUPT", "Delta base size mismatch");
-  let dstSize: number;
-  [dstSize, pos] = readVarint(delta, pos);
-  const out = new Uint8Array(dstSize);
-  let o = 0;
-  while (pos < delta.length) {
-    const op = delta[pos++]!;
-    if (op & 0x80) {
-      let off = 0;
-      let size = 0;
-      for (let b = 0; b < 4; b++) if (op & (1 << b)) off += delta[pos++]! * 2 ** (8 * b);
-      for (let b = 0; b < 3; b++) if (op & (0x10 << b)) size += delta[pos++]! * 2 ** (8 * b);
-      if (size === 0) size = 0x10000;
-      out.set(base.subarray(off, off + size), o);
-      o += size;
-    } else if (op) {
-      out.set(delta.subarray(pos, pos + op), o);
-      o += op;
-      pos += op;
-    } else throw new CheckpointError("CORRUPT", "Invalid delta opcode");
-  }
-  if (o !== dstSize) throw new CheckpointError("CORRUPT", "Delta result size mismatch");
-  return out;
-}
 
 export type StoredObject = { type: ObjectType; content: Uint8Array };
 

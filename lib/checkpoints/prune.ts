@@ -242,6 +242,7 @@ export async function pruneCheckpoints(ws: Workspace, opts: PruneOptions = {}): 
     // any object goes (on lightning-fs an unlink drops the bytes at once but the file tree
     // only at its next save). The new generation token tells every other engine instance
     // (another tab) that objects it may have cached are going.
+    if (deletable.size) await engine.beginDeletions();
     await engine.bumpGeneration();
     await flushFs(engine);
     if (deletable.size) {

@@ -198,6 +198,8 @@ export class IgnoreRules {
   /** .gitignore rules per directory ("" is the root); absent = no file or not loaded. */
   private readonly perDir = new Map<string, IgnoreRule[]>();
   private readonly dirVerdicts = new Map<string, boolean>();
+  /** Rule sets per directory for testChild (cleared with dirVerdicts). */
+  private readonly dirSets = new Map<string, RuleSet[]>();
 
   constructor(repo: GitRepo) {
     this.repo = repo;
@@ -236,6 +238,43 @@ export class IgnoreRules {
     return this.matchSelf(rel, isDir);
   }
 
+  /**
+   * Is `name` inside directory `dir` ignored, where `dir` is known not to be excluded (a walk
+   * that only lists directories it did not ignore)? Same verdict as `test`, without
+   * re-deciding every ancestor per entry: the rule sets for `dir` are gathered once.
+   */
+  testChild(dir: string, name: string, isDir: boolean): boolean {
+    let sets = this.dirSets.get(dir);
+    if (!sets) {
+      sets = this.setsFor(dir === "" ? name : dir + "/" + name);
+      this.dirSets.set(dir, sets);
+    }
+    const rel = dir === "" ? name : dir + "/" + name;
+    for (let s = sets.length - 1; s >= 0; s--) {
+      const { base, rules } = sets[s]!;
+      const sub = base === "" ? rel : rel.slice(base.length + 1);
+      for (let r = rules.length - 1; r >= 0; r--) {
+        if (matchesRule(rules[r]!, sub, isDir)) return !rules[r]!.negate;
+      }
+    }
+    return false;
+  }
+
+  /** The rule sets that apply to `rel`, outermost first. */
+  private setsFor(rel: string): RuleSet[] {
+    const sets: RuleSet[] = [{ base: "", rules: this.excludeRules }];
+    const root = this.perDir.get("");
+    if (root) sets.push({ base: "", rules: root });
+    const parts = rel.split("/");
+    let dir = "";
+    for (let i = 0; i < parts.length - 1; i++) {
+      dir = dir === "" ? parts[i]! : dir + "/" + parts[i]!;
+      const rules = this.perDir.get(dir);
+      if (rules) sets.push({ base: dir, rules });
+    }
+    return sets;
+  }
+
   /** Decide for `rel` itself, ignoring its ancestors' verdicts. */
   private matchSelf(rel: string, isDir: boolean): boolean {
     const sets: RuleSet[] = [{ base: "", rules: this.excludeRules }];
@@ -261,6 +300,7 @@ export class IgnoreRules {
   private loadExclude(): Promise<IgnoreRule[]> {
     this.exclude ??= readText(this.repo, joinPath(gitdirOf(this.repo), "info/exclude")).then((text) => {
       this.excludeRules = text === null ? [] : parseIgnoreFile(text);
+      this.dirSets.clear();
       return this.excludeRules;
     });
     return this.exclude;
@@ -270,8 +310,10 @@ export class IgnoreRules {
     let p = this.loading.get(dir);
     if (!p) {
       p = readText(this.repo, joinPath(joinPath(this.repo.dir, dir), ".gitignore")).then((text) => {
-        if (text !== null) this.perDir.set(dir, parseIgnoreFile(text));
+        if (text === null) return;
+        this.perDir.set(dir, parseIgnoreFile(text));
         this.dirVerdicts.clear(); // new rules can change verdicts computed without them
+        this.dirSets.clear();
       });
       this.loading.set(dir, p);
     }

@@ -6,3 +6,7 @@ export * from "./status";
 export * from "./diff";
 export * from "./commit";
 export * from "./branches";
+export * from "./remote-config";
+export * from "./remote-ahead-behind";
+export * from "./remote-transfer";
+export * from "./credentials";

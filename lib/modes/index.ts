@@ -1,9 +1,12 @@
 /**
- * Modes as capability profiles (Act, Plan, Review): the profiles and everything projected from
- * them (tool surface, guard, read-only shell, prompt preamble), the Plan-mode command guard, and
+ * Modes as capability profiles (Act, Plan, Review): the profiles, the policy table projected
+ * from them (tool surface, guard, prompt preamble, decisions), the Plan-mode command guard, and
  * the modes' own tools and output formats. Framework-free.
  */
 export * from "./profiles";
+export * from "./policy";
+export * from "./policy-table";
+export * from "./policy-guard";
 export * from "./command-guard";
 export * from "./plan";
 export * from "./review";

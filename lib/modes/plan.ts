@@ -110,3 +110,15 @@ export function planToMarkdown(plan: Plan): string {
   }
   return lines.join("\n").trimEnd() + "\n";
 }
+
+// ---- what the user's decision on a plan tells the agent -------------------------------------
+
+/** The Act run's prompt once the user approved a plan (`brief`: the plan as Markdown, maybe edited). */
+export function planApprovedPrompt(brief: string): string {
+  return `Carry out this approved plan, step by step:\n\n${brief}`;
+}
+
+/** The prompt when the user rejected a plan, with their feedback. */
+export function planRejectedPrompt(feedback: string): string {
+  return `The plan was rejected. Feedback: ${feedback}\nRevise the plan and submit it again with submit_plan.`;
+}

@@ -1,23 +1,23 @@
 /**
- * One capability profile per mode. The tool list sent to the model (`toolsOnSurface`), the guard
- * (`createModeGuard` / `modeGuardHooks`), the shell's file-system view (`shellIsReadOnly`) and
- * the prompt (`systemPromptPreamble`) are all computed from it, so they cannot disagree.
+ * One capability profile per mode: the one place a mode is declared. Everything else is
+ * projected from it: the policy table (policy-table.ts: which calls the mode admits, hence the
+ * tool surface and the prompt preamble that names it), the guard that applies the table first in
+ * `beforeTool` (policy-guard.ts), the shell's read-only view (`shellIsReadOnly`) and the labels.
  *
  *   Act     default; full surface; read-write worktree; no output contract
  *   Plan    read-only; must deliver `submit_plan`; `exit_plan_mode` is a gate only the user opens
  *   Review  read-only; delivers `add_review_node` findings and a `finalize_review` verdict
  *
- * Plan (and Review) are enforced twice: edit tools are not on the surface and shell commands
- * that would write are refused before they run (command-guard.ts), and the shell runs on a
+ * Plan (and Review) are enforced twice: their table refuses edit tools and shell commands that
+ * would write before they run (the command guard, command-guard.ts), and the shell runs on a
  * read-only view of the workspace (the guarantee that holds even when the static check misses).
  *
  * Framework-free.
  */
-import { MODE_GUARD_PRIORITY, type AgentHooks, type BeforeToolDecision, type HookRegistration } from "../agent/hooks";
+import { MODE_GUARD_PRIORITY, type AgentHooks, type HookRegistration } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
 import type { EffectClass, ToolDefinition } from "../tools/define";
-import { findFileEditingCommand, GUARD_LOADING_REASON, prepareCommandGuard } from "./command-guard";
-import { ADD_REVIEW_NODE, EXIT_PLAN_MODE, FINALIZE_REVIEW, MODE_TOOL_NAMES, modeTools, SUBMIT_PLAN } from "./tools";
+import { ADD_REVIEW_NODE, EXIT_PLAN_MODE, FINALIZE_REVIEW, SUBMIT_PLAN } from "./tools";
 
 export type { AgentMode } from "../agent/types";
 export { MODE_GUARD_PRIORITY };
@@ -125,8 +125,6 @@ export function modeProfile(mode: AgentMode): ModeProfile {
   return p;
 }
 
-const TIER_RANK: Record<ToolTier, number> = { read: 0, write: 1, execute: 2 };
-
 /** A tool's tier from its effects: runs commands or talks to the network → execute; changes files or git → write; else read. */
 export function toolTier(tool: Pick<ToolDefinition, "effects">): ToolTier {
   if (tool.effects.some((e) => e === "process" || e === "network")) return "execute";
@@ -140,164 +138,14 @@ export function isPinned(mode: AgentMode, name: string): boolean {
   return p.outputVerbs.includes(name) || p.gates.includes(name) || ALWAYS_PINNED.includes(name);
 }
 
-/** Whether a tool is on the mode's surface. */
-export function isOnSurface(mode: AgentMode, tool: Pick<ToolDefinition, "name" | "effects">): boolean {
-  const p = modeProfile(mode);
-  if (isPinned(mode, tool.name)) return true;
-  if (MODE_TOOL_NAMES.includes(tool.name)) return false; // another mode's verb or gate
-  if (p.surface.deny.includes(tool.name)) return false;
-  if (tool.effects.some((e) => p.deniedEffects.includes(e))) return false;
-  if (p.surface.allow.includes(tool.name)) return true;
-  return TIER_RANK[toolTier(tool)] <= TIER_RANK[p.surface.maxTier];
-}
-
-/**
- * The tools offered in `mode`, in the given order; the mode's own output verbs and gates are
- * added when missing (from lib/modes/tools).
- */
-export function toolsOnSurface(mode: AgentMode, tools: readonly ToolDefinition[]): ToolDefinition[] {
-  const p = modeProfile(mode);
-  const out = tools.filter((t) => isOnSurface(mode, t));
-  const have = new Set(out.map((t) => t.name));
-  for (const t of modeTools()) {
-    if ((p.outputVerbs.includes(t.name) || p.gates.includes(t.name)) && !have.has(t.name)) {
-      out.push(t);
-      have.add(t.name);
-    }
-  }
-  return out;
-}
-
-/** The mode paragraph of the system prompt: the guidance, then exactly the tools on the surface. */
-export function systemPromptPreamble(mode: AgentMode, tools: readonly ToolDefinition[]): string {
-  const p = modeProfile(mode);
-  const names = toolsOnSurface(mode, tools).map((t) => t.name);
-  const parts = [p.guidance];
-  parts.push(names.length > 0 ? `Tools available in ${p.label} mode: ${names.join(", ")}.` : `No tools are available in ${p.label} mode.`);
-  return parts.join("\n\n");
-}
-
 /** True when the mode's shell (and tools) must run on a read-only view of the workspace. */
 export function shellIsReadOnly(mode: AgentMode): boolean {
   return modeProfile(mode).worktree === "read-only";
 }
 
-// ---- the guard ----------------------------------------------------------------------------
-
-export type GuardedCall = {
-  /** The tool name the model called. */
-  name: string;
-  input: unknown;
-  /** The definition, when the tool is known. */
-  tool?: Pick<ToolDefinition, "name" | "effects" | "effectsFor">;
-};
-
-export type ModeGuardDecision = { skip: true; reason: string };
-export type ModeGuard = (call: GuardedCall) => ModeGuardDecision | undefined;
-
-const COMMAND_FIELDS = ["commands", "command", "cmd", "cmds", "script", "commandLine", "command_line", "shell"];
-
-/** True when the tool runs shell commands: `run_commands`, or any tool declaring the "process" effect. */
-export function runsCommands(call: GuardedCall): boolean {
-  return call.name === "run_commands" || (call.tool?.effects.includes("process") ?? false);
-}
-
-/** The command lines in a call's input, or undefined when none can be found. */
-export function commandsOf(input: unknown): string[] | undefined {
-  if (typeof input === "string") return [input];
-  if (typeof input !== "object" || input === null) return undefined;
-  const out: string[] = [];
-  let found = false;
-  for (const key of COMMAND_FIELDS) {
-    const v = (input as Record<string, unknown>)[key];
-    if (typeof v === "string") {
-      out.push(v);
-      found = true;
-    } else if (Array.isArray(v)) {
-      for (const x of v) {
-        if (typeof x !== "string") return undefined;
-        out.push(x);
-      }
-      found = true;
-    }
-  }
-  return found ? out : undefined;
-}
-
-function callEffectsOf(call: GuardedCall): readonly EffectClass[] {
-  const t = call.tool;
-  if (!t) return [];
-  try {
-    return t.effectsFor ? t.effectsFor(call.input as never) : t.effects;
-  } catch {
-    return t.effects;
-  }
-}
-
-function refusal(p: ModeProfile, what: string): ModeGuardDecision {
-  return { skip: true, reason: `${p.label} mode is read-only: ${what}.${p.instead ? ` ${p.instead}` : ""}` };
-}
-
-/**
- * The mode guard, for the loop's `beforeTool`: refuses a call that would change the workspace in
- * a read-only mode (or a tool that is not on the mode's surface), with a reason naming the mode.
- * `getMode` is read on every call, so a switch mid-run is seen by the very next call.
- * Synchronous: until `prepareCommandGuard()` has loaded the parser, commands are refused.
- */
-export function createModeGuard(getMode: () => AgentMode): ModeGuard {
-  return (call) => {
-    const mode = getMode();
-    const p = MODE_PROFILES[mode];
-    if (!p) return { skip: true, reason: `Unknown mode "${String(mode)}": the call was not run.` };
-    if (isPinned(mode, call.name)) return undefined;
-    if (MODE_TOOL_NAMES.includes(call.name)) return { skip: true, reason: `${call.name} is not available in ${p.label} mode.` };
-    const tool = call.tool;
-    // Commands first, for every tool that runs them (built-in or a plugin's, on the surface or
-    // not), so the refusal says what the command would do.
-    if (p.worktree === "read-only" && runsCommands(call)) {
-      const commands = commandsOf(call.input);
-      if (!commands) return refusal(p, `the commands of ${call.name} cannot be checked`);
-      for (const command of commands) {
-        const f = findFileEditingCommand(command);
-        if (!f) continue;
-        if (f.reason === GUARD_LOADING_REASON) {
-          return { skip: true, reason: `${p.label} mode is read-only and the command check is still loading, so commands cannot run yet. Try again.` };
-        }
-        const shown = f.command.length > 120 ? f.command.slice(0, 119) + "…" : f.command;
-        return refusal(p, `\`${shown}\` would change files (${f.reason})`);
-      }
-    }
-    if (tool && !isOnSurface(mode, { name: call.name, effects: tool.effects })) {
-      if (tool.effects.some((e) => p.deniedEffects.includes(e))) return refusal(p, `${call.name} would change files`);
-      return { skip: true, reason: `${call.name} is not available in ${p.label} mode.` };
-    }
-    const denied = callEffectsOf(call).filter((e) => p.deniedEffects.includes(e));
-    if (denied.length > 0) return refusal(p, `${call.name} would change files`);
-    return undefined;
-  };
-}
-
-/** How long the guard may take on its first call (loading the parser). */
-export const MODE_GUARD_TIMEOUT_MS = 20_000;
-
-/**
- * The mode guard as a hook registration (priority before every plugin). Its `beforeTool` loads
- * the command parser itself when a command has to be checked. `getMode` defaults to the mode in
- * the hook's snapshot.
- */
-export function modeGuardHooks(getMode?: () => AgentMode): HookRegistration {
-  const hooks: AgentHooks = {
-    async beforeTool(ctx): Promise<BeforeToolDecision | void> {
-      const mode = getMode ? getMode() : ctx.snapshot.mode;
-      const call: GuardedCall = { name: ctx.toolCall.name, input: ctx.input, tool: ctx.tool };
-      if (MODE_PROFILES[mode]?.worktree === "read-only" && runsCommands(call)) {
-        await prepareCommandGuard().catch(() => undefined); // a failure leaves the guard refusing
-      }
-      const decision = createModeGuard(() => mode)(call);
-      return decision ?? undefined;
-    },
-  };
-  return { name: "mode-guard", priority: MODE_GUARD_PRIORITY, timeoutMs: MODE_GUARD_TIMEOUT_MS, hooks };
+/** The mode's name as the UI shows it ("Plan"). */
+export function modeLabel(mode: AgentMode): string {
+  return modeProfile(mode).label;
 }
 
 /**

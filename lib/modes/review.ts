@@ -108,3 +108,14 @@ export function reviewToMarkdown(review: { findings: readonly ReviewFinding[]; v
   }
   return lines.join("\n").trimEnd() + "\n";
 }
+
+/**
+ * The prompt of the "Review changes" button: the working tree against a branch (`base`), or
+ * against HEAD naming the changed files when there are any.
+ */
+export function reviewChangesPrompt(options: { base?: string; changed?: readonly string[] }): string {
+  const { base, changed = [] } = options;
+  const against = base ? `the branch ${base} (use git diff ${base})` : "HEAD";
+  const files = !base && changed.length ? ` (changed: ${changed.join(", ")})` : "";
+  return `Review the changes in the working tree against ${against}${files}. Record each finding with add_review_node, then publish a verdict with finalize_review.`;
+}

@@ -8,7 +8,9 @@ import { builtinTools } from "../tools";
 import { AgentSession, type AgentSessionOptions, type SessionData } from "../agent/session";
 import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
-import { modeGuardHooks, modeOutputHooks, modeProfile, modeSwitchNotice, shellIsReadOnly, systemPromptPreamble, toolsOnSurface } from "./profiles";
+import { modeOutputHooks, modeProfile, modeSwitchNotice, shellIsReadOnly } from "./profiles";
+import { systemPromptPreamble, toolsOnSurface } from "./policy-table";
+import { modeGuardHooks } from "./policy-guard";
 import { modeTools } from "./tools";
 
 export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "modePreamble" | "isReadOnlyMode" | "modeLabel"> {
@@ -27,13 +29,13 @@ export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surfa
  * (the guard already applied it to the very next tool call).
  */
 export function installModeHooks(session: AgentSession): () => void {
-  const offGuard = session.hooks.register(modeGuardHooks(() => session.mode));
-  const offOutput = session.hooks.register(modeOutputHooks(() => session.mode));
+  const offGuard = session.hooks.register(modeGuardHooks(() => session.state.mode));
+  const offOutput = session.hooks.register(modeOutputHooks(() => session.state.mode));
   let switched: { from: AgentMode; to: AgentMode } | undefined;
   const offEvents = session.subscribe((e) => {
     if (e.type === "mode-changed") switched = { from: switched?.from ?? e.from, to: e.to };
   });
-  const offBuilder = session.addMessageBuilder({
+  const offBuilder = session.extensions.addMessageBuilder({
     name: "mode-switch-notice",
     build(messages) {
       const change = switched;

@@ -37,8 +37,7 @@ export type PluginStatus = {
 
 type ModelInfo = { provider?: string; modelId?: string } | undefined;
 
-export type HostSession = Pick<AgentSession, "hooks" | "addTool" | "allTools" | "registerCommand" | "registerRule" | "addMessageBuilder" | "id" | "mode"> &
-  Partial<Pick<AgentSession, "hidePaths">>;
+export type HostSession = Pick<AgentSession, "hooks" | "extensions" | "id" | "state">;
 
 export class PluginHost {
   private readonly entries = new Map<string, { entry: PluginEntry; status: PluginStatus; detach?: () => void; unwatch?: () => void }>();
@@ -143,18 +142,18 @@ export class PluginHost {
     const applies = () => matchesTargeting(manifest, this.opts.currentModel?.());
     const offs: (() => void)[] = [];
     // A tool never silently replaces another one (built-in, or another plugin's).
-    const taken = new Set(this.session.allTools.map((t) => t.name));
+    const taken = new Set(this.session.extensions.allTools.map((t) => t.name));
     for (const tool of c.tools) {
       if (taken.has(tool.name)) {
         warnings.push(`The tool ${tool.name} was not added: a tool of that name exists already.`);
         continue;
       }
       taken.add(tool.name);
-      offs.push(this.session.addTool(gateTool(tool, name, applies)));
+      offs.push(this.session.extensions.addTool(gateTool(tool, name, applies)));
     }
-    for (const cmd of c.commands) offs.push(this.session.registerCommand(cmd));
-    if (applies()) for (const r of c.rules) offs.push(this.session.registerRule(`plugin:${name}:${r.id}`, r.content));
-    for (const b of c.builders) offs.push(this.session.addMessageBuilder({ name: `${name}:${b.name}`, build: (msgs, ctx) => (applies() ? b.build(msgs, ctx) : msgs) }));
+    for (const cmd of c.commands) offs.push(this.session.extensions.registerCommand(cmd));
+    if (applies()) for (const r of c.rules) offs.push(this.session.extensions.registerRule(`plugin:${name}:${r.id}`, r.content));
+    for (const b of c.builders) offs.push(this.session.extensions.addMessageBuilder({ name: `${name}:${b.name}`, build: (msgs, ctx) => (applies() ? b.build(msgs, ctx) : msgs) }));
     for (const p of c.providers) this.providers.push(p);
     offs.push(() => {
       for (const p of c.providers) {
@@ -170,7 +169,7 @@ export class PluginHost {
       }
     }
     // Not gated by model targeting: hiding paths holds for every model.
-    if (c.hiddenPaths && this.session.hidePaths) offs.push(this.session.hidePaths(c.hiddenPaths));
+    if (c.hiddenPaths) offs.push(this.session.extensions.hidePaths(c.hiddenPaths));
     if (c.hooks && Object.keys(c.hooks).length) {
       offs.push(this.session.hooks.register({ name: `plugin:${name}`, hooks: gateHooks(c.hooks, applies), timeoutMs: this.opts.hookTimeoutMs }));
     }

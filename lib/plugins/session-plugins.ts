@@ -51,7 +51,7 @@ export type PluginsSnapshot = { statuses: PluginStatus[]; logs: string[]; trust:
 type Storage = Pick<globalThis.Storage, "getItem" | "setItem" | "removeItem">;
 
 export type SessionPluginsOptions = {
-  session: HostSession & Pick<AgentSession, "steer"> & Partial<Pick<AgentSession, "workspaceView">>;
+  session: HostSession & Pick<AgentSession, "steer">;
   wsfs: WorkspaceFs;
   workspace: { id: string; trustedByDefault: boolean; provenance: string };
   storage: Storage;
@@ -198,7 +198,7 @@ export class SessionPlugins {
     const logger = (id: string) => ({ info: (m: string) => this.log(id)("info", m), warn: (m: string) => this.log(id)("warn", m), error: (m: string) => this.log(id)("error", m) });
     const ctx: PluginContext = {
       workspaceInfo: await readWorkspaceInfo({ fs: wsfs.fs, dir: wsfs.dir }),
-      session: { id: session.id, mode: session.mode, steer: (text) => session.steer(text) },
+      session: { id: session.id, mode: session.state.mode, steer: (text) => session.steer(text) },
       logger: logger("built-in"),
       workspace: { fs: wsfs.fs, dir: wsfs.dir },
     };
@@ -237,8 +237,8 @@ export class SessionPlugins {
             sourceKind: kind,
             createWorker: this.opts.createWorker,
             // The agent's view: a sandboxed tool reads what the agent may read, hidden paths excluded.
-            wsfs: session.workspaceView ?? wsfs,
-            loadContext: { workspaceInfo: ctx.workspaceInfo, session: { id: session.id, mode: session.mode } },
+            wsfs: session.extensions.workspaceView ?? wsfs,
+            loadContext: { workspaceInfo: ctx.workspaceInfo, session: { id: session.id, mode: session.state.mode } },
             onLog: this.log(id),
             onSteer: (text) => session.steer(text),
           });

@@ -1,9 +1,10 @@
 /**
- * The clone proxy: forwards a browser's git smart-HTTP requests to a public git server so that CORS
- * does not block a clone. It connects only to the address it checked (resolved once, then pinned with
+ * The git proxy: forwards a browser's git smart-HTTP requests (clone, fetch and push) to a public git
+ * server so that CORS does not block them. It connects only to the address it checked (resolved once, then pinned with
  * a custom `lookup`, so a second DNS answer cannot point it elsewhere), follows no redirect, and cuts
  * requests and answers at the size and time limits. Request headers that carry credentials are passed
- * through to the checked target and never logged.
+ * through to the checked target and never logged; a 401 or 403 from the git server is answered as such
+ * (without the server's own headers or body), so that the page can ask for credentials and retry.
  */
 import dns from "node:dns/promises";
 import http from "node:http";
@@ -72,7 +73,7 @@ export function createGitProxy(options: GitProxyOptions): (request: Request) => 
     const method = request.method;
     const decision = checkGitProxyRequest(method, new URL(request.url).searchParams.get("url"), request.headers.get("content-type"));
     if (!decision.ok) return fail(decision.status, decision.error);
-    const target = decision.target;
+    const { target, service } = decision;
 
     const resolved = await resolveTarget(target.hostname, options.allow, lookupAll);
     if (!resolved.ok) return fail(403, resolved.error);
@@ -85,9 +86,11 @@ export function createGitProxy(options: GitProxyOptions): (request: Request) => 
     let body: Buffer | undefined;
     if (method === "POST") {
       try {
-        body = Buffer.from(await readCapped(request.body, limits.maxRequestBytes));
+        const cap = service === "git-receive-pack" ? limits.maxPushBytes : limits.maxRequestBytes;
+        body = Buffer.from(await readCapped(request.body, cap));
       } catch (error) {
-        if (error instanceof BodyTooLarge) return fail(413, "Request too large.");
+        if (error instanceof BodyTooLarge)
+          return fail(413, service === "git-receive-pack" ? `Push too large for this server (over ${Math.round(error.limit / 1048576)} MiB).` : "Request too large.");
         throw error;
       }
     }
@@ -108,12 +111,17 @@ export function createGitProxy(options: GitProxyOptions): (request: Request) => 
       const location = upstream.headers.location;
       return fail(502, `${target.host} redirected the request${location ? ` to ${location.split("?")[0]}` : ""}; redirects are not followed. Clone from the final address instead.`);
     }
+    if (status === 401 || status === 403) {
+      discard();
+      const what = service === "git-receive-pack" ? "push to" : "read";
+      return fail(status, status === 401 ? `${target.host} asks for credentials to ${what} this repository (HTTP 401).` : `${target.host} refused to let these credentials ${what} this repository (HTTP 403).`);
+    }
     if (status < 200 || status >= 300) {
       discard();
       return fail(status === 404 ? 404 : 502, `The git server answered HTTP ${status}.`);
     }
     const contentType = upstream.headers["content-type"] ?? null;
-    if (!isGitResponseType(method, contentType)) {
+    if (!isGitResponseType(method, contentType, service)) {
       discard();
       return fail(502, `${target.host} is not a git smart-HTTP server (it answered ${contentType ?? "no content type"}).`);
     }

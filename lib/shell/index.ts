@@ -13,4 +13,4 @@ export { completions } from "./completions";
 export type { Completion } from "./completions";
 export { CommandHistory } from "./history";
 export type { CommandHistoryJSON } from "./history";
-export { GIT_READ_SUBCOMMANDS, GIT_SUBCOMMANDS, runGit } from "./git";
+export { GIT_SUBCOMMANDS, runGit } from "./git";

@@ -10,6 +10,7 @@
  * one result to the next exec. A fresh Bash instance is made per exec (≈1 ms), so concurrent
  * execs (terminal + agent) cannot disturb each other's state.
  */
+import type { Transport } from "../git/remote-transfer";
 import type { Bash, CustomCommand, ExecResult, InMemoryFs, MountableFs } from "just-bash";
 import { ChangeJournal } from "../fs/journal";
 import type { IsoFs } from "../fs/types";
@@ -18,6 +19,9 @@ import { type DeniedWrite, WorkspaceShellFs } from "./adapter";
 import { fastFind, parseFastFind } from "./fastfind";
 import { fastGrep, parseFastGrep } from "./fastgrep";
 import { createGitCommand, GIT_SUBCOMMANDS } from "./git";
+import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/command";
+import type { PythonRuntime } from "../runtimes/python/runtime";
+import { isLoneCommand, LIVE_OUTPUT_VAR, LiveOutputs, type LiveSink } from "../runtimes/python/live-output";
 import { capOutput, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type ShellLimits } from "./limits";
 import { DEFAULT_MOUNT_POINT, normalizeShellPath, toShellPath, toWorkspacePath } from "./paths";
 
@@ -41,7 +45,7 @@ export type CreateShellOptions = {
   fs: IsoFs;
   /** Absolute workspace directory inside `fs`. */
   dir: string;
-  /** Plan mode: nothing the shell runs may change the workspace (scratch /tmp stays writable). */
+  /** A read-only mode (Plan, Review): nothing the shell runs may change the workspace (scratch /tmp stays writable). */
   readOnly?: boolean;
   /** The workspace's WorkspaceFs (shares its journal and read cache); made over fs/dir if absent. */
   wsfs?: WorkspaceFs;
@@ -59,6 +63,10 @@ export type CreateShellOptions = {
    * lightning-fs under Node, so the default is on in browsers and off elsewhere.
    */
   defenseInDepth?: boolean;
+  /** Where `python3` runs (a Web Worker in the browser); without one there is no python3. */
+  python?: PythonRuntime;
+  /** How `git` fetch/pull/push/clone reach a server (lib/shell/git/context.ts); absent: no network. */
+  gitTransport?: () => Transport;
 };
 
 export type ShellExecOptions = {
@@ -73,6 +81,9 @@ export type ShellExecOptions = {
   timeoutMs?: number;
   /** Standard input for the command line. */
   stdin?: string;
+  /** Output shown as it is produced, for a command line that is one python3 command with no
+   * pipe or redirection (lib/runtimes/python/live-output.ts); it is not repeated in the result. */
+  onOutput?: LiveSink;
 };
 
 export type ShellResult = {
@@ -118,6 +129,7 @@ export const SHELL_BUILTINS = [
 
 class ShellCore {
   readonly denials: DeniedWrite[] = [];
+  readonly live = new LiveOutputs();
 
   constructor(
     readonly jb: JustBash,
@@ -129,6 +141,8 @@ class ShellCore {
     readonly origin: string,
     readonly env: Record<string, string>,
     readonly defenseInDepth: boolean,
+    readonly python: PythonRuntime | undefined,
+    readonly gitTransport: (() => Transport) | undefined,
   ) {}
 }
 
@@ -160,6 +174,8 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     opts.origin ?? "shell",
     opts.env ?? {},
     opts.defenseInDepth ?? isBrowserLike(),
+    opts.python,
+    opts.gitTransport,
   );
   return new WorkspaceShell(core, (opts.readOnly ?? false) || wsfs.readOnly);
 }
@@ -201,9 +217,13 @@ class WorkspaceShell implements Shell {
         // The agent's view hides paths (lib/fs/hidden-view): git must not show them either.
         hidden: core.wsfs.hidden,
         onRawChange: () => this.adapter.invalidate(),
+        transport: core.gitTransport,
       }),
       ...surfacingWrappers(core),
       ...this.fastPaths(),
+      ...(core.python
+        ? createPythonCommands(core.jb, { runtime: core.python, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live })
+        : []),
     ];
   }
 
@@ -235,7 +255,7 @@ class WorkspaceShell implements Shell {
   }
 
   commandNames(): string[] {
-    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git"]);
+    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git", ...(this.core.python ? PYTHON_COMMAND_NAMES : [])]);
     return [...names].sort();
   }
 
@@ -316,10 +336,12 @@ class WorkspaceShell implements Shell {
   async exec(command: string, opts: ShellExecOptions = {}): Promise<ShellResult> {
     const started = Date.now();
     const { cwd, warning } = await this.resolveCwd(opts.cwd);
-    const env = { ...this.baseEnv(cwd), ...(opts.env ?? {}), PWD: cwd };
+    const env: Record<string, string> = { ...this.baseEnv(cwd), ...(opts.env ?? {}), PWD: cwd };
+    delete env[LIVE_OUTPUT_VAR];
     const finish = (r: { stdout: string; stderr: string; exitCode: number; env?: Record<string, string> }): ShellResult => {
       const capped = capOutput(r.stdout, warning + r.stderr, this.core.limits.maxOutputBytes);
-      const outEnv = r.env ?? env;
+      const outEnv = { ...(r.env ?? env) };
+      delete outEnv[LIVE_OUTPUT_VAR];
       const result: ShellResult = {
         stdout: capped.stdout,
         stderr: capped.stderr,
@@ -333,6 +355,7 @@ class WorkspaceShell implements Shell {
     };
 
     if (opts.signal?.aborted) return finish({ stdout: "", stderr: "^C\n", exitCode: 130 });
+    const liveToken = opts.onOutput && this.core.python && isLoneCommand(command, PYTHON_COMMAND_NAMES) ? this.core.live.open(opts.onOutput) : null;
 
     const timeoutMs = opts.timeoutMs ?? this.core.limits.timeoutMs;
     const controller = new AbortController();
@@ -356,10 +379,11 @@ class WorkspaceShell implements Shell {
     });
 
     const denialsBefore = this.core.denials.length;
-    const bash = this.newBash(cwd, env, timeoutMs);
+    const execEnv = liveToken ? { ...env, [LIVE_OUTPUT_VAR]: liveToken } : env;
+    const bash = this.newBash(cwd, execEnv, timeoutMs);
     this.adapter.beginBatch();
     const run = bash
-      .exec(command, { cwd, env, replaceEnv: true, signal: controller.signal, stdin: opts.stdin, rawScript: true })
+      .exec(command, { cwd, env: execEnv, replaceEnv: true, signal: controller.signal, stdin: opts.stdin, rawScript: true })
       .then(
         (r) => ({ ok: true as const, r }),
         (error: unknown) => ({ ok: false as const, error }),
@@ -372,6 +396,7 @@ class WorkspaceShell implements Shell {
       if (graceTimer !== undefined) clearTimeout(graceTimer);
       opts.signal?.removeEventListener("abort", onUserAbort);
       this.adapter.endBatch();
+      if (liveToken) this.core.live.close(liveToken);
     }
 
     let stdout = "";
@@ -401,7 +426,7 @@ class WorkspaceShell implements Shell {
     const denied = this.core.denials.slice(denialsBefore);
     if (denied.length > 0 && !/Read-only file system|Permission denied/.test(stderr)) {
       stderr += this.isReadOnly
-        ? `bash: ${denied.length} write(s) refused: the workspace is read-only (Plan mode)\n`
+        ? `bash: ${denied.length} write(s) refused: the workspace is read-only in this mode\n`
         : `bash: ${denied.length} write(s) into .git refused\n`;
     }
     this.core.denials.length = Math.min(this.core.denials.length, denialsBefore);

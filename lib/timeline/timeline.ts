@@ -14,13 +14,14 @@ type Engine = typeof import("../checkpoints/index");
 /** What the timeline needs from an agent session (lib/agent's AgentSession has all of it). */
 export interface TimelineSession {
   readonly id: string;
-  readonly messages: readonly AgentMessage[];
-  readonly running: boolean;
-  restoreFilesTo(ref: string): Promise<{ txid: string; changed: { path: string; change: string }[]; savedRef?: string }>;
-  undoRestore(txid: string): Promise<{ changed: { path: string; change: string }[] }>;
-  rewindConversation(keep: number): ConversationSnapshot;
-  restoreConversation(snapshot: ConversationSnapshot): void;
-  checkpointsSettled(): Promise<void>;
+  readonly state: { readonly messages: readonly AgentMessage[]; readonly running: boolean };
+  readonly history: {
+    restoreFilesTo(ref: string): Promise<{ txid: string; changed: { path: string; change: string }[]; savedRef?: string }>;
+    undoRestore(txid: string): Promise<{ changed: { path: string; change: string }[] }>;
+    rewindConversation(keep: number): ConversationSnapshot;
+    restoreConversation(snapshot: ConversationSnapshot): void;
+    checkpointsSettled(): Promise<void>;
+  };
 }
 
 export type RestoreChoice = "files" | "conversation" | "both";
@@ -57,13 +58,13 @@ export class Timeline {
     return this.opts.ws;
   }
 
-  async ticks(session: Pick<TimelineSession, "id" | "messages">): Promise<Tick[]> {
+  async ticks(session: Pick<TimelineSession, "id" | "state">): Promise<Tick[]> {
     const engine = await this.opts.engine();
     const list = await engine.listCheckpoints(this.ws, { sessionId: session.id }).catch((e: { code?: string }) => {
       if (e?.code === "NOT_A_REPO" || e?.code === "NOT_FOUND") return [];
       throw e;
     });
-    return buildTimeline(list, session.messages);
+    return buildTimeline(list, session.state.messages);
   }
 
   /** Files that differ between the tick and now. Never writes a working file. */
@@ -94,11 +95,11 @@ export class Timeline {
   }
 
   async restore(session: TimelineSession, tick: Tick, choice: RestoreChoice): Promise<RestoreOutcome> {
-    if (session.running) throw new Error("The agent is running: stop it or wait for it to finish before restoring.");
-    await session.checkpointsSettled();
+    if (session.state.running) throw new Error("The agent is running: stop it or wait for it to finish before restoring.");
+    await session.history.checkpointsSettled();
     const out: RestoreOutcome = { tick, choice, changed: [] };
     if (choice !== "conversation") {
-      const r = await session.restoreFilesTo(tick.ref);
+      const r = await session.history.restoreFilesTo(tick.ref);
       out.txid = r.txid;
       out.changed = r.changed;
       // The state the restore replaced becomes a tick: going back to it is one more restore away.
@@ -111,8 +112,8 @@ export class Timeline {
         .catch(() => undefined); // the restore's own saved ref and Undo still hold that state
     }
     if (choice !== "files") {
-      const { keep, prompt } = conversationAt(tick, session.messages);
-      out.conversation = session.rewindConversation(keep);
+      const { keep, prompt } = conversationAt(tick, session.state.messages);
+      out.conversation = session.history.rewindConversation(keep);
       if (prompt !== undefined) out.prompt = prompt;
     }
     this.cache.clear();
@@ -122,8 +123,8 @@ export class Timeline {
   /** Undo a restore: the files as they were before it (itself a transaction), and the conversation. */
   async undo(session: TimelineSession, outcome: RestoreOutcome): Promise<{ changed: { path: string; change: string }[] }> {
     let changed: { path: string; change: string }[] = [];
-    if (outcome.txid) changed = (await session.undoRestore(outcome.txid)).changed;
-    if (outcome.conversation) session.restoreConversation(outcome.conversation);
+    if (outcome.txid) changed = (await session.history.undoRestore(outcome.txid)).changed;
+    if (outcome.conversation) session.history.restoreConversation(outcome.conversation);
     this.cache.clear();
     return { changed };
   }

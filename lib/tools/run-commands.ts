@@ -4,7 +4,7 @@ import { headTail } from "./util";
 
 const description = `Run shell commands in the workspace, one after the other, and get their output and exit codes.
 
-- The shell is a bash-compatible shell running in the browser (just-bash): coreutils-style commands (ls, cat, head, tail, grep, sed, awk, find, wc, sort, diff, …), pipes, redirections, variables, loops, and a built-in "git". There is no node, npm, python or network access: do not try to install packages or run servers.
+- The shell is a bash-compatible shell running in the browser (just-bash): coreutils-style commands (ls, cat, head, tail, grep, sed, awk, find, wc, sort, diff, …), pipes, redirections, variables, loops, and a built-in "git" (its clone, fetch, pull and push reach http(s) git servers; every push asks the user first). There is no node, npm, python or other network access: do not try to install packages or run servers.
 - The workspace is mounted at /workspace, which is also the starting directory; /tmp is scratch space. A "cd" carries over to the next command of the same call only.
 - Each command has a time limit (timeout_seconds, default 60). Output is cut to its head and tail when long.
 - Prefer read_files, list_files and search_codebase for reading; use this for what needs a shell.`;
@@ -21,12 +21,28 @@ export function commandList(input: RunCommandsInput): string[] {
   return typeof input.commands === "string" ? [input.commands] : input.commands;
 }
 
+/**
+ * Whether a command line may run `git push`: some simple command in it (split on ; && || | & and
+ * newlines, inside $( ) and backticks, quotes dropped) has a word `git` later followed by `push`.
+ * Over-approximates on purpose (`sh -c "git push"`, `env git push` count): a false "yes" only asks.
+ */
+export function pushesToARemote(line: string): boolean {
+  for (const part of line.split(/;|&&|\|\||\||&|\n|\$\(|\)|`/)) {
+    const words = part.split(/\s+/).map((w) => w.replace(/["'\\]/g, "")).filter(Boolean);
+    const git = words.findIndex((w) => w === "git" || w.endsWith("/git"));
+    if (git !== -1 && words.slice(git + 1).includes("push")) return true;
+  }
+  return false;
+}
+
 export const runCommandsTool = defineTool<RunCommandsInput, null>({
   name: "run_commands",
   description,
   inputSchema,
   effects: ["process"],
-  approval: "command",
+  // Publishing to a server cannot be undone from here: a push asks every time, whatever the
+  // auto-approve switches and allowed prefixes say.
+  approval: (input) => (commandList(input).some(pushesToARemote) ? "always" : "command"),
   async plan(input): Promise<ToolPlan<null>> {
     return { preview: { kind: "command", commands: commandList(input), cwd: input.cwd }, state: null };
   },

@@ -1,6 +1,7 @@
 import git, { type HttpClient } from "isomorphic-git";
 import webHttp from "isomorphic-git/http/web";
 import type { IsoFs } from "../fs";
+import type { AuthCallbacks } from "../git/credentials";
 
 export interface CloneProgress {
   phase: string;
@@ -53,9 +54,11 @@ export function describeCloneError(error: unknown, url: string): string {
     if (status === 404) return `No git repository at ${url} (HTTP 404).`;
     // The proxy's own refusals (address not allowed, redirect, size, time) carry their sentence.
     if (detail && status !== undefined && [400, 403, 413, 415, 502, 504].includes(status)) return detail;
-    if (status === 401 || status === 403) return `The server refused access to ${url} (HTTP ${status}). Only public repositories can be cloned.`;
+    if (status === 401) return `The server asks for credentials to read ${url} (HTTP 401), and none were accepted.`;
+    if (status === 403) return `The server refused access to ${url} (HTTP 403).`;
     return `The server answered HTTP ${status ?? "error"}${detail ? `: ${detail}` : ""}.`;
   }
+  if (e?.code === "UserCanceledError") return `Clone cancelled: no credentials were given for ${new URL(url).host}.`;
   if (e?.code === "SmartHttpError" || e?.code === "ParseError" || e?.code === "UnknownTransportError")
     return `${url} is not a git server speaking the smart HTTP protocol.`;
   return `Clone failed: ${e?.message ?? String(error)}`;
@@ -64,7 +67,14 @@ export function describeCloneError(error: unknown, url: string): string {
 export async function cloneRepository(
   repo: { fs: IsoFs; dir: string },
   url: string,
-  opts: { proxyEndpoint: string; onProgress?: (p: CloneProgress) => void; signal?: AbortSignal },
+  opts: {
+    proxyEndpoint: string;
+    onProgress?: (p: CloneProgress) => void;
+    signal?: AbortSignal;
+    auth?: AuthCallbacks;
+    /** Only the last `depth` commits (a shallow clone; the boundary is recorded in .git/shallow). */
+    depth?: number;
+  },
 ): Promise<void> {
   const target = validateCloneUrl(url);
   try {
@@ -74,6 +84,8 @@ export async function cloneRepository(
       http: proxiedHttp(opts.proxyEndpoint),
       url: target,
       singleBranch: true,
+      ...(opts.depth ? { depth: opts.depth } : {}),
+      ...(opts.auth ?? {}),
       onProgress: (p) => opts.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
     });
   } catch (error) {

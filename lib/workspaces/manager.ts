@@ -3,6 +3,7 @@ import { populateWorkspace, workingTreeSize } from "./create";
 import type { ImportEntry, Progress } from "./import-entries";
 import { newWorkspaceId, validateWorkspaceName, type WorkspaceMeta, WorkspaceRegistry } from "./registry";
 import { SAMPLE_PROJECT } from "./sample";
+import type { AuthCallbacks } from "../git/credentials";
 import { cloneRepository, type CloneProgress } from "./clone";
 
 /** Root of every workspace inside its own lightning-fs. */
@@ -27,7 +28,7 @@ type Source =
   | { kind: "empty" }
   | { kind: "sample" }
   | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string }
-  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void }
+  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void; auth?: AuthCallbacks; depth?: number }
   /** A session exported as a git bundle: branch, checkpoints and files; the session goes to `onImported`. */
   | { kind: "bundle"; bytes: Uint8Array; detail?: string; onImported?: (r: import("../share/session-bundle").SessionImport) => void };
 
@@ -51,6 +52,8 @@ export class WorkspaceManager {
         await cloneRepository({ fs: wsfs.fs, dir: wsfs.dir }, source.url, {
           proxyEndpoint: source.proxyEndpoint,
           onProgress: source.onCloneProgress,
+          auth: source.auth,
+          depth: source.depth,
           signal,
         });
         await wsfs.flush();

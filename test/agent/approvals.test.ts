@@ -20,7 +20,7 @@ describe("approvals", () => {
     expect(file).toMatchObject({ path: "a.ts", change: "modify", added: 1, removed: 1 });
     expect(file!.diff).toContain("-const a = 1;\n+const a = 2;");
     expect(t.ws.read("a.ts")).toBe("const a = 1;\nexport { a };\n"); // nothing written yet
-    expect(t.session.pending.approvals).toHaveLength(1);
+    expect(t.session.state.pending.approvals).toHaveLength(1);
     t.session.approve(e.approvalId);
     const r = await run;
     expect(r.status).toBe("completed");
@@ -64,7 +64,7 @@ describe("approvals", () => {
     await t.session.run("test it");
     // Asked for the first and the third (not a simple command), not the second.
     expect(seen).toEqual([["npm test"], ["npm test; rm -rf /"]]);
-    expect(t.session.approvalSettings.allowedCommandPrefixes).toEqual(["npm test"]);
+    expect(t.session.state.approvals.allowedCommandPrefixes).toEqual(["npm test"]);
     expect(t.deps.sh.commands.map((c) => c.command)).toEqual(["npm test", "npm test -- --watch=false"]);
   });
 
@@ -96,8 +96,8 @@ describe("approvals", () => {
     expect((await run).status).toBe("completed");
 
     // Switches can change mid-session.
-    t.session.setApprovalSettings({ autoApprove: { command: true } });
-    expect(t.session.approvalSettings.autoApprove).toEqual({ read: true, edit: true, command: true });
+    t.session.configure({ approvals: { autoApprove: { command: true } } });
+    expect(t.session.state.approvals.autoApprove).toEqual({ read: true, edit: true, command: true });
   });
 
   it("a call that can only fail is not shown for approval", async () => {
@@ -157,8 +157,8 @@ describe("checkpoint per run", () => {
     // The write happened after the checkpoint existed.
     expect(writtenAt).toBeGreaterThan(cp[0]!.doneAt!);
     // Recorded on the session and emitted.
-    expect(t.session.checkpoints).toHaveLength(1);
-    expect(t.session.checkpoints[0]).toMatchObject({ run: 1, ref: `refs/tabula/checkpoints/${t.session.id}/1`, messageId: t.session.messages[0]!.id });
+    expect(t.session.state.checkpoints).toHaveLength(1);
+    expect(t.session.state.checkpoints[0]).toMatchObject({ run: 1, ref: `refs/tabula/checkpoints/${t.session.id}/1`, messageId: t.session.state.messages[0]!.id });
     expect(t.types().indexOf("checkpoint-created")).toBeLessThan(t.events.findIndex((e) => e.type === "tool-call-finished"));
   });
 
@@ -166,19 +166,19 @@ describe("checkpoint per run", () => {
     const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { text: "done" }], { checkpointDelayMs: 200 });
     const run = t.session.run("go");
     const f = await nextEvent(t.session, "tool-call-finished");
-    expect(t.session.checkpoints).toHaveLength(0); // still being taken
+    expect(t.session.state.checkpoints).toHaveLength(0); // still being taken
     expect(f.status).toBe("ok");
     const r = await run;
     expect(r.status).toBe("completed");
-    await t.session.checkpointsSettled();
-    expect(t.session.checkpoints).toHaveLength(1); // recorded when it lands
+    await t.session.history.checkpointsSettled();
+    expect(t.session.state.checkpoints).toHaveLength(1); // recorded when it lands
   });
 
   it("one checkpoint per run, numbered", async () => {
     const t = h([{ text: "one" }, { text: "two" }]);
     await t.session.run("a");
     await t.session.run("b");
-    await t.session.checkpointsSettled();
+    await t.session.history.checkpointsSettled();
     expect(t.deps.cp.created.map((c) => c.run)).toEqual([1, 2]);
     expect(t.of("checkpoint-created").map((e) => e.run)).toEqual([1, 2]);
   });

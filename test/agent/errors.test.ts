@@ -70,7 +70,7 @@ describe("retries and provider errors", () => {
     expect(r.reason).toContain("Invalid JSON in chunk");
     expect(t.ws.read("ok.txt")).toBe("ok\n");
     // The partial text is kept, marked interrupted.
-    const last = t.session.messages[t.session.messages.length - 1]!;
+    const last = t.session.state.messages[t.session.state.messages.length - 1]!;
     expect(last.role === "assistant" && last.interrupted).toBe(true);
   });
 

@@ -51,7 +51,7 @@ async function twoTurns(extra: ScriptedTurn[] = []) {
   const t = await realSession([edit("a.txt", "zero", "one"), { text: "did one" }, edit("a.txt", "one", "two"), create("b.txt", "bee\n"), { text: "did two" }, ...extra]);
   expect((await t.session.run("one")).status).toBe("completed");
   expect((await t.session.run("two")).status).toBe("completed");
-  await t.session.checkpointsSettled();
+  await t.session.history.checkpointsSettled();
   expect(t.read("a.txt")).toBe("two\n");
   expect(t.read("b.txt")).toBe("bee\n");
   return t;
@@ -69,25 +69,25 @@ describe("history on the real checkpoint engine", () => {
     expect(ev!.changed.map((c) => c.path).sort()).toEqual(["a.txt", "b.txt"]);
     expect(r.summary).toContain("Restored 2 files");
     // The restore is itself undoable: the engine saved the state it replaced.
-    await t.session.undoRestore(ev!.txid);
+    await t.session.history.undoRestore(ev!.txid);
     expect(t.read("a.txt")).toBe("two\n");
     expect(t.read("b.txt")).toBe("bee\n");
   });
 
   it("edit & resend with restoreFiles: that turn's files come back, then the edited prompt runs on them", async () => {
     const t = await twoTurns([edit("a.txt", "one", "one, edited"), { text: "did the edited two" }]);
-    const second = t.session.messages.find((m) => m.role === "user" && m.run === 2)!;
-    const r = await t.session.editAndResend(second.id, "two, edited", { restoreFiles: true });
+    const second = t.session.state.messages.find((m) => m.role === "user" && m.run === 2)!;
+    const r = await t.session.history.editAndResend(second.id, "two, edited", { restoreFiles: true });
     expect(r.status).toBe("completed");
     // Restored to before turn 2 (b.txt gone), then the resent turn edited a.txt again.
     expect(t.restored().map((e) => e.ref)).toEqual([`refs/tabula/checkpoints/${t.session.id}/2`]);
     expect(t.read("b.txt")).toBeUndefined();
     expect(t.read("a.txt")).toBe("one, edited\n");
-    const prompts = t.session.messages.filter((m) => m.role === "user").map((m) => (m.content[0] as { text: string }).text);
+    const prompts = t.session.state.messages.filter((m) => m.role === "user").map((m) => (m.content[0] as { text: string }).text);
     expect(prompts).toEqual(["one", "two, edited"]);
     // The resent turn has a checkpoint of its own, taken after the restore.
-    await t.session.checkpointsSettled();
-    const last = t.session.checkpoints.at(-1)!;
+    await t.session.history.checkpointsSettled();
+    const last = t.session.state.checkpoints.at(-1)!;
     expect(last.run).toBe(3);
     expect(git(t.dir, ["show", `${last.ref}:a.txt`])).toBe("one");
     expect(git(t.dir, ["ls-tree", "--name-only", last.ref])).not.toContain("b.txt");
@@ -95,8 +95,8 @@ describe("history on the real checkpoint engine", () => {
 
   it("edit & resend without restoreFiles leaves the files alone", async () => {
     const t = await twoTurns([{ text: "answered again" }]);
-    const second = t.session.messages.find((m) => m.role === "user" && m.run === 2)!;
-    await t.session.editAndResend(second.id, "two, again");
+    const second = t.session.state.messages.find((m) => m.role === "user" && m.run === 2)!;
+    await t.session.history.editAndResend(second.id, "two, again");
     expect(t.restored()).toEqual([]);
     expect(t.read("a.txt")).toBe("two\n");
     expect(t.read("b.txt")).toBe("bee\n");
@@ -104,18 +104,18 @@ describe("history on the real checkpoint engine", () => {
 
   it("a fork keeps the checkpoints up to its message, restorable in the repository; its runs get new refs", async () => {
     const t = await twoTurns([create("fork.txt", "forked\n"), { text: "fork done" }]);
-    const firstAnswer = t.session.messages.find((m) => m.role === "assistant" && m.run === 1)!;
+    const firstAnswer = t.session.state.messages.find((m) => m.role === "assistant" && m.run === 1)!;
     const fork = t.session.fork(firstAnswer.id);
     fork.subscribe((e) => {
       if (e.type === "approval-requested") fork.approve(e.approvalId);
     });
-    expect(fork.checkpoints.map((c) => c.ref)).toEqual([`refs/tabula/checkpoints/${t.session.id}/1`]);
+    expect(fork.state.checkpoints.map((c) => c.ref)).toEqual([`refs/tabula/checkpoints/${t.session.id}/1`]);
     // The fork's checkpoint is a real commit: restoring it gives the files before turn 1.
-    await fork.restoreFilesTo(fork.checkpoints[0]!.ref);
+    await fork.history.restoreFilesTo(fork.state.checkpoints[0]!.ref);
     expect(t.read("a.txt")).toBe("zero\n");
     expect(t.read("b.txt")).toBeUndefined();
     expect((await fork.run("continue in the fork")).status).toBe("completed");
-    await fork.checkpointsSettled();
+    await fork.history.checkpointsSettled();
     expect(t.read("fork.txt")).toBe("forked\n");
     const refs = (await listCheckpoints({ fs: t.wsfs.fs, dir: t.dir }, { sessionId: fork.id })).map((c) => c.ref);
     expect(refs).toEqual([`refs/tabula/checkpoints/${fork.id}/3`]);

@@ -27,9 +27,9 @@ describe("usage, cost and budget", () => {
     expect(u[0]!.step.costUsd).toBeCloseTo((1000 * 3 + 100 * 15 + 2000 * 0.3) / 1e6, 8);
     const r2 = await t.session.run("two");
     expect(r2.usage.costUsd).toBeCloseTo(0.045, 6);
-    expect(t.session.usage.costUsd).toBeCloseTo(0.05535, 6);
-    expect(t.session.usage.requests).toBe(3);
-    expect(t.session.runs.map((r) => r.status)).toEqual(["completed", "completed"]);
+    expect(t.session.state.usage.costUsd).toBeCloseTo(0.05535, 6);
+    expect(t.session.state.usage.requests).toBe(3);
+    expect(t.session.state.runs.map((r) => r.status)).toEqual(["completed", "completed"]);
   });
 
   it("an unpriced model has no cost, never a guess", async () => {
@@ -44,12 +44,12 @@ describe("usage, cost and budget", () => {
     const t = h([{ text: "first", usage: { inputTokens: 50_000, outputTokens: 1000 } }, { text: "second" }], { session: { prices, budgetUsd: 0.52 } });
     const r1 = await t.session.run("one");
     expect(r1.status).toBe("completed");
-    expect(t.session.usage.costUsd).toBeCloseTo(0.51, 6);
+    expect(t.session.state.usage.costUsd).toBeCloseTo(0.51, 6);
     const r2 = await t.session.run("two");
     expect(r2.status).toBe("aborted");
     expect(r2.reason).toMatch(/^Budget reached: this session has spent \$0\.5100 of its \$0\.52 cap/);
     expect(t.model.calls).toHaveLength(1); // the second request never left
-    t.session.setBudget(5);
+    t.session.configure({ budgetUsd: 5 });
     expect((await t.session.run("three")).status).toBe("completed");
   });
 });
@@ -73,7 +73,7 @@ describe("compaction", () => {
     expect(texts[2]).toContain("Context summary");
     expect(texts[2]).toContain("Tools used: list_files");
     // The full history stays in the session for the transcript.
-    expect(t.session.messages.length).toBe(1 + 7 + 6);
+    expect(t.session.state.messages.length).toBe(1 + 7 + 6);
     // Every tool call sent still has its result right after it.
     for (let i = 0; i < lastPrompt.length; i++) {
       const m = lastPrompt[i]!;
@@ -124,17 +124,17 @@ describe("slash commands, fork, edit and resend", () => {
   it("/mode switches mode; /clear clears; unknown commands go to the model", async () => {
     const t = h([{ text: "about /usr/bin" }]);
     expect((await t.session.run("/mode plan")).command).toBe("mode");
-    expect(t.session.mode).toBe("plan");
+    expect(t.session.state.mode).toBe("plan");
     const bad = await t.session.run("/mode sideways");
     expect(bad.status).toBe("failed");
     expect(t.of("command")[1]).toMatchObject({ ok: false });
     await t.session.run("/usr/bin is what?");
     expect(t.model.calls).toHaveLength(1);
-    expect(t.session.messages).toHaveLength(2);
-    await t.session.checkpointsSettled();
+    expect(t.session.state.messages).toHaveLength(2);
+    await t.session.history.checkpointsSettled();
     await t.session.run("/clear");
-    expect(t.session.messages).toHaveLength(0);
-    expect(t.session.checkpoints).toHaveLength(1);
+    expect(t.session.state.messages).toHaveLength(0);
+    expect(t.session.state.checkpoints).toHaveLength(1);
   });
 
   // On fake checkpoints: what the session asks for and how it words the result. The files
@@ -152,57 +152,57 @@ describe("slash commands, fork, edit and resend", () => {
 
   it("plugins can register slash commands, including ones that submit a prompt", async () => {
     const t = h([{ text: "reviewed" }]);
-    t.session.registerCommand({ name: "review", handler: (args) => ({ submitPrompt: `Review ${args}` }) });
-    t.session.registerCommand({ name: "hello", handler: () => "hi!" });
+    t.session.extensions.registerCommand({ name: "review", handler: (args) => ({ submitPrompt: `Review ${args}` }) });
+    t.session.extensions.registerCommand({ name: "hello", handler: () => "hi!" });
     expect((await t.session.run("/hello")).summary).toBe("hi!");
     const r = await t.session.run("/review src/a.ts");
     expect(r.status).toBe("completed");
-    expect(t.session.messages[0]).toMatchObject({ role: "user", content: [{ text: "Review src/a.ts" }] });
-    expect(t.session.slashCommands.map((c) => c.name)).toEqual(["compact", "clear", "undo", "mode", "review", "hello"]);
+    expect(t.session.state.messages[0]).toMatchObject({ role: "user", content: [{ text: "Review src/a.ts" }] });
+    expect(t.session.extensions.slashCommands.map((c) => c.name)).toEqual(["compact", "clear", "undo", "mode", "review", "hello"]);
   });
 
   it("forks a session from any message", async () => {
     const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { text: "first answer" }, { text: "second answer" }, { text: "fork answer" }]);
     await t.session.run("one");
     await t.session.run("two");
-    await t.session.checkpointsSettled();
-    const firstAssistant = t.session.messages[1]!;
+    await t.session.history.checkpointsSettled();
+    const firstAssistant = t.session.state.messages[1]!;
     const fork = t.session.fork(firstAssistant.id);
     expect(fork.id).not.toBe(t.session.id);
-    expect(fork.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
-    expect(fork.checkpoints.map((c) => c.run)).toEqual([1]);
-    expect(fork.title).toBe("Fork of one");
+    expect(fork.state.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(fork.state.checkpoints.map((c) => c.run)).toEqual([1]);
+    expect(fork.state.title).toBe("Fork of one");
     expect(fork.toJSON().forkedFrom).toEqual({ sessionId: t.session.id, messageId: firstAssistant.id });
     const r = await fork.run("continue in the fork");
     expect(r.status).toBe("completed");
     expect(r.run).toBe(3); // run numbers stay unique for the checkpoint refs
-    expect(t.session.messages).toHaveLength(6); // the original is untouched
+    expect(t.session.state.messages).toHaveLength(6); // the original is untouched
   });
 
   it("edits a past prompt and resends it, optionally restoring that turn's files", async () => {
     const t = h([{ text: "answer one" }, { text: "answer two" }, { text: "answer edited" }]);
     await t.session.run("one");
     await t.session.run("two");
-    const second = t.session.messages[2]!;
-    const r = await t.session.editAndResend(second.id, "two, edited", { restoreFiles: true });
+    const second = t.session.state.messages[2]!;
+    const r = await t.session.history.editAndResend(second.id, "two, edited", { restoreFiles: true });
     expect(r.status).toBe("completed");
     expect(t.deps.cp.restored[0]!.ref).toBe(`refs/tabula/checkpoints/${t.session.id}/2`);
-    expect(t.session.messages.map((m) => (m.role === "user" ? m.content[0]!.text : m.role))).toEqual(["one", "assistant", "two, edited", "assistant"]);
-    await expect(t.session.editAndResend(t.session.messages[1]!.id, "x")).rejects.toThrow(/Only a prompt/);
+    expect(t.session.state.messages.map((m) => (m.role === "user" ? m.content[0]!.text : m.role))).toEqual(["one", "assistant", "two, edited", "assistant"]);
+    await expect(t.session.history.editAndResend(t.session.state.messages[1]!.id, "x")).rejects.toThrow(/Only a prompt/);
   });
 
   it("persists and resumes: toJSON / fromJSON continue the conversation", async () => {
     const t = h([{ text: "remember: 42" }, { text: "it was 42" }]);
     await t.session.run("remember a number");
     t.session.setMode("plan");
-    await t.session.checkpointsSettled();
+    await t.session.history.checkpointsSettled();
     const data = JSON.parse(JSON.stringify(t.session.toJSON()));
     const model = scripted([{ text: "it was 42" }]);
     const resumed = AgentSession.fromJSON(data, { deps: t.deps, model });
     expect(resumed.id).toBe(t.session.id);
-    expect(resumed.mode).toBe("plan");
-    expect(resumed.messages).toHaveLength(2);
-    expect(resumed.checkpoints).toHaveLength(1);
+    expect(resumed.state.mode).toBe("plan");
+    expect(resumed.state.messages).toHaveLength(2);
+    expect(resumed.state.checkpoints).toHaveLength(1);
     const r = await resumed.run("what was it?");
     expect(r.run).toBe(2);
     expect(JSON.stringify(model.calls[0]!.prompt)).toContain("remember: 42");

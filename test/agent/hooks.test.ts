@@ -188,7 +188,7 @@ describe("hook pipeline", () => {
     expect(r.status).toBe("completed");
     expect(r.summary).toBe("Submitting properly now.");
     expect(t.model.calls).toHaveLength(2);
-    expect(t.session.messages.map((m) => (m.role === "user" ? m.kind : m.role))).toEqual(["prompt", "assistant", "notice", "assistant"]);
+    expect(t.session.state.messages.map((m) => (m.role === "user" ? m.kind : m.role))).toEqual(["prompt", "assistant", "notice", "assistant"]);
     expect(JSON.stringify(t.model.calls[1]!.prompt)).toContain("No plan was submitted yet");
   });
 
@@ -211,10 +211,10 @@ describe("hook pipeline", () => {
     const run = t.session.run("go");
     const e = await asked;
     expect(e.category).toBe("always");
-    expect(t.session.mode).toBe("plan");
+    expect(t.session.state.mode).toBe("plan");
     t.session.approve(e.approvalId);
     await run;
-    expect(t.session.mode).toBe("act");
+    expect(t.session.state.mode).toBe("act");
   });
 
   it("unregisters and validates registrations", () => {

@@ -60,8 +60,8 @@ describe("agent on the real checkpoint engine and shell", () => {
 
     // The run's checkpoint exists in the repository, taken before the edit.
     const cps = await listCheckpoints({ fs: ws.wsfs.fs, dir: ws.dir }, { sessionId: session.id });
-    expect(cps.map((c) => c.ref)).toEqual([session.checkpoints[0]!.ref]);
-    expect(session.checkpoints[0]!.ref).toBe(`refs/tabula/checkpoints/${session.id}/1`);
+    expect(cps.map((c) => c.ref)).toEqual([session.state.checkpoints[0]!.ref]);
+    expect(session.state.checkpoints[0]!.ref).toBe(`refs/tabula/checkpoints/${session.id}/1`);
 
     const undo = await session.run("/undo");
     expect(undo.summary).toContain("Restored 1 file");

@@ -14,8 +14,8 @@ describe("run loop", () => {
     const types = t.types().filter((x) => x !== "text-delta" && x !== "session-updated");
     expect(types).toEqual(["run-started", "message-added", "model-request", "checkpoint-created", "message-added", "usage", "run-finished"]);
     expect(t.of("text-delta").map((e) => e.delta).join("")).toBe("Hello there, friend.");
-    expect(t.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(t.session.title).toBe("hi");
+    expect(t.session.state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(t.session.state.title).toBe("hi");
     const seqs = t.events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
@@ -119,7 +119,7 @@ describe("run loop", () => {
     expect(t.model.calls).toHaveLength(1);
     expect(t.of("tool-call-finished").map((e) => e.status)).toEqual(["ok", "skipped"]);
     // Every call has its result in the history.
-    const tool = t.session.messages.find((m) => m.role === "tool")!;
+    const tool = t.session.state.messages.find((m) => m.role === "tool")!;
     expect(tool.content).toHaveLength(2);
   });
 
@@ -129,7 +129,7 @@ describe("run loop", () => {
     const run = t.session.run("format it");
     const q = await asked;
     expect(q.choices).toEqual(["tabs", "spaces"]);
-    expect(t.session.pending.questions).toHaveLength(1);
+    expect(t.session.state.pending.questions).toHaveLength(1);
     expect(t.session.answer(q.questionId, "spaces")).toBe(true);
     const r = await run;
     expect(r.status).toBe("completed");
@@ -154,7 +154,7 @@ describe("run loop", () => {
 
   it("includes AGENTS.md and .tabula/rules/*.md in the system prompt", async () => {
     const t = h([{ text: "ok" }], { files: { "AGENTS.md": "Always use tabs.", ".tabula/rules/b.md": "Rule B.", ".tabula/rules/a.md": "Rule A.", ".tabula/rules/x.txt": "not a rule" } });
-    t.session.registerRule("plugin:style", "Plugin rule P.");
+    t.session.extensions.registerRule("plugin:style", "Plugin rule P.");
     await t.session.run("hi");
     const system = t.model.calls[0]!.prompt[0]!;
     expect(system.role).toBe("system");
@@ -185,7 +185,7 @@ describe("stop", () => {
     expect(r.status).toBe("aborted");
     expect(r.reason).toBe("Stopped by the user");
     expect(t.deps.sh.commands).toHaveLength(0);
-    const last = t.session.messages[t.session.messages.length - 1]!;
+    const last = t.session.state.messages[t.session.state.messages.length - 1]!;
     expect(last.role).toBe("assistant");
     expect(last.role === "assistant" && last.interrupted).toBe(true);
     expect(t.of("run-finished")[0]!.status).toBe("aborted");
@@ -218,9 +218,9 @@ describe("stop", () => {
     expect(r.status).toBe("aborted");
     expect(t.of("approval-resolved")[0]!.decision).toBe("aborted");
     expect(t.deps.sh.commands).toHaveLength(0);
-    expect(t.session.pending.approvals).toHaveLength(0);
+    expect(t.session.state.pending.approvals).toHaveLength(0);
     // The history stays valid: the call has a result.
-    const tool = t.session.messages[t.session.messages.length - 1]!;
+    const tool = t.session.state.messages[t.session.state.messages.length - 1]!;
     expect(tool.role).toBe("tool");
   });
 

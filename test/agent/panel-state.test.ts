@@ -25,11 +25,11 @@ function follow(session: AgentSession) {
   session.subscribe((event) => {
     trace.push({ event, state: store.getSnapshot() });
     queueMicrotask(() => {
-      const p = session.pending;
+      const p = session.state.pending;
       settled.push({
         event,
         state: store.getSnapshot(),
-        running: session.running,
+        running: session.state.running,
         approvals: p.approvals.map((e) => (e.type === "approval-requested" ? e.approvalId : "")),
         questions: p.questions.map((e) => (e.type === "question-asked" ? e.questionId : "")),
       });

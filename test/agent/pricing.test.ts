@@ -116,7 +116,7 @@ describe("the budget", () => {
     expect(r.status).toBe("aborted");
     expect(t.model.calls).toHaveLength(0);
     const tokens = Number(/about ([\d,]+) tokens of input/.exec(r.reason!)![1]!.replace(/,/g, ""));
-    const toolChars = JSON.stringify(t.session.surfaceTools.map(toolSpec)).length;
+    const toolChars = JSON.stringify(t.session.extensions.surfaceTools.map(toolSpec)).length;
     expect(tokens).toBeGreaterThan(toolChars / 3);
   });
 
@@ -133,9 +133,9 @@ describe("the budget", () => {
     const asked = t.model.calls[0]!.maxOutputTokens!;
     expect(asked).toBeLessThan(8192);
     // The input the provider reported, plus the longest answer it was allowed: within the cap.
-    expect(costOf({ inputTokens: t.session.usage.inputTokens, outputTokens: asked, cacheReadTokens: 0, cacheWriteTokens: 0 }, price)).toBeLessThanOrEqual(0.5);
+    expect(costOf({ inputTokens: t.session.state.usage.inputTokens, outputTokens: asked, cacheReadTokens: 0, cacheWriteTokens: 0 }, price)).toBeLessThanOrEqual(0.5);
     expect(r.reason).toMatch(/budget/);
-    expect(t.session.usage.costUsd!).toBeLessThanOrEqual(0.5);
+    expect(t.session.state.usage.costUsd!).toBeLessThanOrEqual(0.5);
   });
 
   it("learns the model's tokens per character from its usage report", async () => {
@@ -144,7 +144,7 @@ describe("the budget", () => {
     await t.session.run("one");
     t.model.setScript(() => ({ text: "x", usage: { inputTokens: 100_000 } }));
     await t.session.run("two");
-    t.session.setBudget((t.session.usage.costUsd ?? 0) + 0.1);
+    t.session.configure({ budgetUsd: (t.session.state.usage.costUsd ?? 0) + 0.1 });
     const r = await t.session.run("three");
     // 100k tokens for the last request's size: the next, a little larger, costs about $1 of input.
     expect(r.status).toBe("aborted");
@@ -162,20 +162,20 @@ describe("the budget", () => {
     const u = t.of("usage");
     expect(u).toHaveLength(1);
     expect(u[0]!.estimated).toBe(true);
-    expect(t.session.usage.requests).toBe(1);
-    expect(t.session.usage.inputTokens).toBeGreaterThan(1000);
-    expect(t.session.usage.costUsd).toBeGreaterThan(0);
-    expect(r.usage.inputTokens).toBe(t.session.usage.inputTokens);
+    expect(t.session.state.usage.requests).toBe(1);
+    expect(t.session.state.usage.inputTokens).toBeGreaterThan(1000);
+    expect(t.session.state.usage.costUsd).toBeGreaterThan(0);
+    expect(r.usage.inputTokens).toBe(t.session.state.usage.inputTokens);
   });
 
   it("counts a request that failed mid-stream; not one the server refused outright", async () => {
     const t = h([{ text: "partial", streamError: "boom" }], { session: { prices: { "test-model": price }, retry: { maxRetries: 0 } } });
     expect((await t.session.run("go")).status).toBe("failed");
-    expect(t.session.usage.requests).toBe(1);
-    expect(t.session.usage.inputTokens).toBeGreaterThan(0);
+    expect(t.session.state.usage.requests).toBe(1);
+    expect(t.session.state.usage.inputTokens).toBeGreaterThan(0);
     const t2 = h([{ error: { status: 401 } }], { session: { prices: { "test-model": price } } });
     expect((await t2.session.run("go")).status).toBe("failed");
-    expect(t2.session.usage.requests).toBe(0);
-    expect(t2.session.usage.costUsd).toBe(0);
+    expect(t2.session.state.usage.requests).toBe(0);
+    expect(t2.session.state.usage.costUsd).toBe(0);
   });
 });

@@ -36,20 +36,20 @@ describe("what the timeline needs from a session", () => {
     const t = h([{ text: "one" }, { text: "two" }]);
     await t.session.run("first");
     await t.session.run("second");
-    const before = JSON.stringify(t.session.messages);
-    const keep = t.session.messages.findIndex((m) => m.role === "user" && m.run === 2);
-    const snap = t.session.rewindConversation(keep);
-    expect(t.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(t.session.runs).toHaveLength(2); // run records and usage stay
-    t.session.restoreConversation(snap);
-    expect(JSON.stringify(t.session.messages)).toBe(before);
-    expect(() => t.session.rewindConversation(-1)).toThrow(/non-negative/);
+    const before = JSON.stringify(t.session.state.messages);
+    const keep = t.session.state.messages.findIndex((m) => m.role === "user" && m.run === 2);
+    const snap = t.session.history.rewindConversation(keep);
+    expect(t.session.state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(t.session.state.runs).toHaveLength(2); // run records and usage stay
+    t.session.history.restoreConversation(snap);
+    expect(JSON.stringify(t.session.state.messages)).toBe(before);
+    expect(() => t.session.history.rewindConversation(-1)).toThrow(/non-negative/);
   });
 
   it("restores files to any ref through the engine and announces it", async () => {
     const t = h([{ text: "one" }]);
     await t.session.run("first");
-    const r = await t.session.restoreFilesTo("refs/tabula/checkpoints/x/save-1");
+    const r = await t.session.history.restoreFilesTo("refs/tabula/checkpoints/x/save-1");
     expect(t.deps.cp.restored).toEqual([{ ref: "refs/tabula/checkpoints/x/save-1", paths: undefined }]);
     expect(r.txid).toBe("tx1");
     expect(t.of("files-restored").at(-1)).toMatchObject({ ref: "refs/tabula/checkpoints/x/save-1", txid: "tx1" });

@@ -50,11 +50,11 @@ describe("duplicate ids from a provider", () => {
     );
     const r = await t.session.run("read them");
     expect(r.status, r.reason).toBe("completed");
-    const calls = t.session.messages.flatMap((m) => toolCallsOf(m));
+    const calls = t.session.state.messages.flatMap((m) => toolCallsOf(m));
     const ids = calls.map((c) => c.toolCallId);
     expect(new Set(ids).size).toBe(3);
     expect(ids[0]).toBe("dup");
-    const results = new Map(t.session.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).map((p) => [p.toolCallId, p.output.value]));
+    const results = new Map(t.session.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).map((p) => [p.toolCallId, p.output.value]));
     expect(results.get(ids[0]!)).toContain("alpha");
     expect(results.get(ids[1]!)).toContain("beta");
     expect(results.get(ids[2]!)).toContain("gamma");
@@ -79,12 +79,12 @@ describe("the demo model", () => {
     });
     const r = await session.run("show me");
     expect(r.status, r.reason).toBe("completed");
-    const calls = session.messages.flatMap((m) => toolCallsOf(m));
+    const calls = session.state.messages.flatMap((m) => toolCallsOf(m));
     expect(calls.map((c) => c.toolName)).toEqual(["read_files", "editor", "run_commands", "attempt_completion"]);
     expect(new Set(calls.map((c) => c.toolCallId)).size).toBe(4);
     // The ids are the model's own (no re-keying was needed).
     expect(calls.map((c) => c.toolCallId)).toEqual(["call_0_0", "call_1_0", "call_2_0", "call_3_0"]);
-    const results = new Map(session.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).map((p) => [p.toolCallId, p]));
+    const results = new Map(session.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).map((p) => [p.toolCallId, p]));
     expect(results.get("call_1_0")!.ui?.data).toHaveProperty("diff");
     expect(results.get("call_2_0")!.output.value).toContain("ran: grep");
   });

@@ -8,8 +8,11 @@ import {
   createModeTools,
   effectiveVerdict,
   finalizeReviewInputSchema,
+  planApprovedPrompt,
   planGraphErrors,
+  planRejectedPrompt,
   planToMarkdown,
+  reviewChangesPrompt,
   ReviewLedger,
   reviewToMarkdown,
   submitPlanInputSchema,
@@ -198,5 +201,20 @@ describe("mode tools", () => {
     // Once the P0 is resolved, ship stands.
     ledger.setStatus("s1", ledger.list("s1")[0]!.id, "resolved");
     expect((await finalize!.execute({ verdict: "ship" }, ctx())).data?.verdict).toBe("ship");
+  });
+});
+
+describe("the modes' prompts for the user's decisions", () => {
+  it("an approved plan becomes the Act run's brief; a rejection carries the feedback and asks for a new submit_plan", () => {
+    expect(planApprovedPrompt("# Plan: x\n1. a")).toBe("Carry out this approved plan, step by step:\n\n# Plan: x\n1. a");
+    expect(planRejectedPrompt("too big")).toBe("The plan was rejected. Feedback: too big\nRevise the plan and submit it again with submit_plan.");
+  });
+
+  it("Review changes names the base branch, or HEAD with the changed files", () => {
+    expect(reviewChangesPrompt({ base: "main", changed: ["a.ts"] })).toBe(
+      "Review the changes in the working tree against the branch main (use git diff main). Record each finding with add_review_node, then publish a verdict with finalize_review.",
+    );
+    expect(reviewChangesPrompt({ changed: ["a.ts", "b.ts"] })).toContain("against HEAD (changed: a.ts, b.ts). Record each finding");
+    expect(reviewChangesPrompt({})).toContain("against HEAD. Record each finding");
   });
 });

@@ -87,12 +87,12 @@ describe("the app's session factory", () => {
     await refusedWithoutAsking(fresh);
 
     const restored = createModedSession({ deps, model: scripted([write, { text: "ok" }, { text: "No plan needed." }]), workspaceId: "w" }, fresh.toJSON());
-    expect(restored.mode).toBe("plan");
+    expect(restored.state.mode).toBe("plan");
     await refusedWithoutAsking(restored);
 
-    const firstPrompt = fresh.messages.find((m) => m.role === "user")!;
+    const firstPrompt = fresh.state.messages.find((m) => m.role === "user")!;
     const forked = forkModedSession(fresh, firstPrompt.id);
-    forked.setModel(scripted([write, { text: "ok" }, { text: "No plan needed." }]));
+    forked.configure({ model: scripted([write, { text: "ok" }, { text: "No plan needed." }]) });
     await refusedWithoutAsking(forked);
   });
 });

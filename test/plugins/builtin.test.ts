@@ -158,8 +158,8 @@ describe("background-terminal", () => {
     expect(start!.output).toContain("Started bg1");
     expect(status!.output).toMatch(/bg1 `build --slow`: running for \d+ s/);
     finish({ stdout: "line1\nBUILD OK", stderr: "", exitCode: 0 });
-    await vi.waitFor(() => expect(t.session.messages.at(-1)).toMatchObject({ role: "user", kind: "notice" }));
-    expect(JSON.stringify(t.session.messages.at(-1))).toMatch(/Background task bg1 `build --slow`: exited with code 0 after \d+ s.*BUILD OK/);
+    await vi.waitFor(() => expect(t.session.state.messages.at(-1)).toMatchObject({ role: "user", kind: "notice" }));
+    expect(JSON.stringify(t.session.state.messages.at(-1))).toMatch(/Background task bg1 `build --slow`: exited with code 0 after \d+ s.*BUILD OK/);
     // Next run: its first request carries the notice; a second task is started, then deleted.
     t.deps.sh.hang.add("watch --forever");
     expect((await t.session.run("and?")).status).toBe("completed");

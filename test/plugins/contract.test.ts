@@ -134,7 +134,7 @@ describe("plugins in a session", () => {
   it("a failing setup contributes nothing and says why; disable detaches everything", async () => {
     const t = h([{ toolCalls: [{ name: "hello", args: { who: "x" } }] }, { text: "ok" }], { approveAll: true });
     const host = new PluginHost(t.session);
-    const before = t.session.slashCommands.length;
+    const before = t.session.extensions.slashCommands.length;
     await inProcess(host, {
       name: "broken",
       manifest: { capabilities: ["commands"] },
@@ -144,7 +144,7 @@ describe("plugins in a session", () => {
       },
     });
     expect(host.list()[0]).toMatchObject({ name: "broken", state: { status: "failed", error: "setup exploded" } });
-    expect(t.session.slashCommands.length).toBe(before);
+    expect(t.session.extensions.slashCommands.length).toBe(before);
 
     await inProcess(host, {
       name: "greeter",
@@ -158,9 +158,9 @@ describe("plugins in a session", () => {
     const r = await t.session.run("go");
     expect(r.status).toBe("completed");
     expect(t.of("tool-call-finished")[0]).toMatchObject({ toolName: "hello", status: "ok", output: "hello x" });
-    expect(t.session.slashCommands.map((c) => c.name)).toContain("wave");
+    expect(t.session.extensions.slashCommands.map((c) => c.name)).toContain("wave");
     host.disable("greeter");
-    expect(t.session.slashCommands.map((c) => c.name)).not.toContain("wave");
+    expect(t.session.extensions.slashCommands.map((c) => c.name)).not.toContain("wave");
     expect(host.list().find((p) => p.name === "greeter")!.state).toEqual({ status: "disabled" });
   });
 });

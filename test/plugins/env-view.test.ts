@@ -136,7 +136,7 @@ async function runProbes(repo: Repo, probes: EnvProbe[], mode: Mode, defenseInDe
     const plugin = validatePlugin(envBlocker);
     await host.add({ name: "built-in:env-blocker", source: "built-in", origin: "test", sandboxed: false, load: async () => ({ manifest: plugin.manifest, contributions: await setupInProcess(plugin, {} as never) }) });
   } else if (mode === "view-only") {
-    session.hidePaths(envFilesHidden);
+    session.extensions.hidePaths(envFilesHidden);
   }
   await session.run("probe the workspace");
   // The calls' own arguments (an object name typed in by the probe) are not something it got back.
@@ -151,7 +151,7 @@ async function runProbes(repo: Repo, probes: EnvProbe[], mode: Mode, defenseInDe
     // A call refused before it ran (the static check) says why, naming .env files: no listing to check.
     if (!(e as { blockedByPolicy?: boolean }).blockedByPolicy) outputs.set(e.toolCallId, strip(String((e as { output?: unknown }).output ?? "")));
   }
-  const modelSaw = strip(JSON.stringify(model.calls.map((c) => c.prompt)) + JSON.stringify(session.messages));
+  const modelSaw = strip(JSON.stringify(model.calls.map((c) => c.prompt)) + JSON.stringify(session.state.messages));
   if (process.env.ENV_VIEW_DUMP) {
     fs.writeFileSync(`${process.env.ENV_VIEW_DUMP}-${mode}-${defenseInDepth}.txt`, probes.map((p, i) => `### ${p.name}\n${(JSON.parse(JSON.stringify(events.find((e) => e.type === "tool-call-finished" && e.toolCallId === `probe-${i}`) ?? {})) as { output?: string }).output}`).join("\n"));
   }

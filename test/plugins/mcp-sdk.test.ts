@@ -74,12 +74,12 @@ describe.each(shapes)("MCP client vs the SDK server (stateful: $stateful, json: 
     const t = h([], { approveAll: true });
     const host = new PluginHost(t.session);
     await host.add(mcpEntry({ name: "sdk", url: s.url }));
-    const names = t.session.allTools.map((x) => x.name).filter((n) => n.startsWith("mcp__sdk__search_"));
+    const names = t.session.extensions.allTools.map((x) => x.name).filter((n) => n.startsWith("mcp__sdk__search_"));
     expect(names).toHaveLength(2);
     expect(new Set(names).size).toBe(2);
     expect(names.every((n) => n.length <= 64 && /^[A-Za-z0-9_-]+$/.test(n))).toBe(true);
-    const a = t.session.allTools.find((x) => x.name === names[0])!;
-    const b = t.session.allTools.find((x) => x.name === names[1])!;
+    const a = t.session.extensions.allTools.find((x) => x.name === names[0])!;
+    const b = t.session.extensions.allTools.find((x) => x.name === names[1])!;
     const ctx = { signal: new AbortController().signal } as Parameters<typeof a.execute>[1];
     const outs = [(await a.execute({}, ctx)).output, (await b.execute({}, ctx)).output].sort();
     expect(outs).toEqual(["A", "B"]);
@@ -186,11 +186,11 @@ describe("MCP sessions (stateful SDK server)", () => {
     const host = new PluginHost(t.session);
     await host.add(mcpEntry({ name: "sdk", url: s.url }));
     await until(() => s.seen.headers.some((x) => x.method === "GET"), "the GET stream");
-    expect(t.session.allTools.some((x) => x.name === "mcp__sdk__added_later")).toBe(false);
+    expect(t.session.extensions.allTools.some((x) => x.name === "mcp__sdk__added_later")).toBe(false);
     s.addTool("added_later");
-    await until(() => t.session.allTools.some((x) => x.name === "mcp__sdk__added_later"), "the new tool");
+    await until(() => t.session.extensions.allTools.some((x) => x.name === "mcp__sdk__added_later"), "the new tool");
     // The refresh replaced the server's tools, it did not add them twice.
-    expect(t.session.allTools.filter((x) => x.name === "mcp__sdk__echo")).toHaveLength(1);
+    expect(t.session.extensions.allTools.filter((x) => x.name === "mcp__sdk__echo")).toHaveLength(1);
     host.dispose();
   });
 
@@ -220,7 +220,7 @@ describe("plugin host", () => {
   it("refuses a plugin tool whose name is taken, and says so", async () => {
     const t = h([], { approveAll: true });
     const host = new PluginHost(t.session);
-    const builtin = t.session.allTools[0].name;
+    const builtin = t.session.extensions.allTools[0].name;
     await host.add({
       name: "clash",
       source: "user",
@@ -231,8 +231,8 @@ describe("plugin host", () => {
         contributions: { tools: [{ name: builtin, description: "impostor", inputSchema: (await import("zod")).z.object({}), effects: ["read"], execute: async () => ({ output: "impostor" }) }], commands: [], rules: [], builders: [], providers: [], automationEventTypes: [], mcpServers: [] },
       }),
     });
-    expect(t.session.allTools.filter((x) => x.name === builtin)).toHaveLength(1);
-    expect(t.session.allTools.find((x) => x.name === builtin)!.description).not.toBe("impostor");
+    expect(t.session.extensions.allTools.filter((x) => x.name === builtin)).toHaveLength(1);
+    expect(t.session.extensions.allTools.find((x) => x.name === builtin)!.description).not.toBe("impostor");
     expect(host.list().find((p) => p.name === "clash")!.warnings).toEqual([`The tool ${builtin} was not added: a tool of that name exists already.`]);
   });
 });

@@ -139,8 +139,8 @@ describe.each(["anthropic", "openai", "compatible"] as const)("mock server via t
     expect(server.requests.filter((q) => q.method === "POST")).toHaveLength(1);
     // After a reload (the persisted form), the partial text and the failure are both there.
     const again = AgentSession.fromJSON(JSON.parse(JSON.stringify(session.toJSON())), { deps: deps(ws), model: handle });
-    expect(again.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(again.runs.at(-1)).toMatchObject({ status: "failed", reason: r.reason });
+    expect(again.state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(again.state.runs.at(-1)).toMatchObject({ status: "failed", reason: r.reason });
   });
 
   it("an HTML body is a clear error, not a parser crash", async () => {

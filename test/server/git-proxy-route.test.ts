@@ -144,7 +144,8 @@ describe("git proxy route against real local servers", () => {
     expect((await post("x".repeat(1001))).status).toBe(413);
     expect((await post("0000", "text/plain")).status).toBe(415);
     expect((await call(proxy, `${s.base}/secret`)).status).toBe(403);
-    expect((await call(proxy, `${s.base}/r.git/info/refs?service=git-receive-pack`)).status).toBe(403);
+    expect((await call(proxy, `${s.base}/r.git/info/refs?service=git-receive-pack&leak=1`)).status).toBe(403);
+    expect((await call(proxy, `${s.base}/r.git/info/refs?service=git-upload-archive`)).status).toBe(403);
     expect(s.hits).toEqual(["POST /r.git/git-upload-pack"]);
   });
 

@@ -22,13 +22,13 @@ describe("session store", () => {
     const store = new SessionStore(new IDBFactory());
     const { s, d } = sessionWith([{ toolCalls: [{ name: "read_files", args: { files: [{ path: "a.txt" }] } }] }, { text: "It says hello." }]);
     await s.run("What is in a.txt?");
-    await s.checkpointsSettled();
+    await s.history.checkpointsSettled();
     await store.save(s.toJSON());
     const data = await store.load(s.id);
     expect(data).toEqual(JSON.parse(JSON.stringify(s.toJSON())));
     expect(data!.checkpoints).toHaveLength(1);
     const resumed = AgentSession.fromJSON(data!, { deps: d, model: scripted([{ text: "Still hello." }]) });
-    expect(resumed.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(resumed.state.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect((await resumed.run("and now?")).status).toBe("completed");
     expect(await store.load("nope")).toBeUndefined();
   });

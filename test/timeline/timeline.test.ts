@@ -45,7 +45,7 @@ async function threeTurns() {
   const timeline = new Timeline({ ws, engine: async () => engine, version: () => journal.seq });
   const read = (p: string) => (fs.existsSync(path.join(dir, p)) ? fs.readFileSync(path.join(dir, p), "utf8") : undefined);
   for (const prompt of ["first", "second", "third"]) expect((await session.run(prompt)).status).toBe("completed");
-  await session.checkpointsSettled();
+  await session.history.checkpointsSettled();
   return { dir, wsfs, journal, session, timeline, read, ws };
 }
 
@@ -59,7 +59,7 @@ describe("timeline", () => {
       ["Turn 3", "third", "agent"],
       ["After turn 3", "third", "agent"],
     ]);
-    expect(ticks[0]!.messageId).toBe(t.session.messages[0]!.id);
+    expect(ticks[0]!.messageId).toBe(t.session.state.messages[0]!.id);
   });
 
   it("previews what restoring a tick would change, with line counts, without writing a file", async () => {
@@ -87,11 +87,11 @@ describe("timeline", () => {
   it("restores files only, then undoes the restore", async () => {
     const t = await threeTurns();
     const [turn1] = await t.timeline.ticks(t.session);
-    const messages = t.session.messages.length;
+    const messages = t.session.state.messages.length;
     const out = await t.timeline.restore(t.session, turn1!, "files");
     expect([t.read("a.txt"), t.read("b.txt"), t.read("c.txt")]).toEqual(["alpha\n", "beta\n", undefined]);
     expect(out.changed.map((c) => `${c.change} ${c.path}`).sort()).toEqual(["added b.txt", "deleted c.txt", "modified a.txt"]);
-    expect(t.session.messages).toHaveLength(messages);
+    expect(t.session.state.messages).toHaveLength(messages);
     expect(out.prompt).toBeUndefined();
     // The replaced state is now a tick.
     const ticks = await t.timeline.ticks(t.session);
@@ -103,14 +103,14 @@ describe("timeline", () => {
   it("restores the conversation only (files untouched), returning the turn's prompt; undo puts it back", async () => {
     const t = await threeTurns();
     const ticks = await t.timeline.ticks(t.session);
-    const all = t.session.messages.map((m) => m.id);
+    const all = t.session.state.messages.map((m) => m.id);
     const out = await t.timeline.restore(t.session, ticks[1]!, "conversation");
     expect(out.prompt).toBe("second");
-    expect(t.session.messages.map((m) => m.id)).toEqual(all.slice(0, all.indexOf(ticks[1]!.messageId!)));
+    expect(t.session.state.messages.map((m) => m.id)).toEqual(all.slice(0, all.indexOf(ticks[1]!.messageId!)));
     expect(t.read("a.txt")).toBe("alpha three\n");
     expect(out.txid).toBeUndefined();
     await t.timeline.undo(t.session, out);
-    expect(t.session.messages.map((m) => m.id)).toEqual(all);
+    expect(t.session.state.messages.map((m) => m.id)).toEqual(all);
   });
 
   it("restores both", async () => {
@@ -119,14 +119,14 @@ describe("timeline", () => {
     const out = await t.timeline.restore(t.session, ticks[2]!, "both");
     expect(out.prompt).toBe("third");
     expect([t.read("a.txt"), t.read("b.txt"), t.read("c.txt")]).toEqual(["alpha one\n", "beta\n", "gamma\n"]);
-    expect(t.session.messages.filter((m) => m.role === "user").map((m) => m.run)).toEqual([1, 2]);
+    expect(t.session.state.messages.filter((m) => m.role === "user").map((m) => m.run)).toEqual([1, 2]);
   });
 
   it("shows edits made by hand between turns as yours, not the agent's", async () => {
     const t = await threeTurns();
     await t.wsfs.writeFile("notes.md", "mine\n");
     const model = scripted([{ text: "turn 4 done" }]);
-    t.session.setModel(model);
+    t.session.configure({ model });
     await t.session.run("fourth");
     const ticks = await t.timeline.ticks(t.session);
     expect(ticks.map((k) => [k.title, k.since?.by ?? null])).toEqual([

@@ -14,5 +14,7 @@ describe("clone errors in the user's terms", () => {
   it("keeps the generic sentences when there is no detail", () => {
     expect(describeCloneError(httpError(404), "http://h/r.git")).toBe("No git repository at http://h/r.git (HTTP 404).");
     expect(describeCloneError(httpError(403), "http://h/r.git")).toMatch(/refused access/);
+    expect(describeCloneError(httpError(401), "http://h/r.git")).toMatch(/asks for credentials.*none were accepted/);
+    expect(describeCloneError({ code: "UserCanceledError" }, "http://h:8080/r.git")).toBe("Clone cancelled: no credentials were given for h:8080.");
   });
 });

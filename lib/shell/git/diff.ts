@@ -83,7 +83,7 @@ export function diffTrees(a: TreeMap, b: TreeMap, filter?: (p: string) => boolea
 async function blobOf(ctx: GitContext, e: TreeEntry | undefined): Promise<Uint8Array> {
   if (!e) return new Uint8Array(0);
   if (e.mode === 0o160000) return new TextEncoder().encode(`Subproject commit ${e.oid}\n`);
-  return ctx.readBlob(e.oid);
+  return ctx.repo.readBlob(e.oid);
 }
 
 /** xdiff's default funcname rule: a line starting with a letter, "_" or "$" (cut to 80 bytes). */

@@ -3,60 +3,23 @@
  *
  * It reads and writes `.git` through the raw fs (the only writer of `.git` in the shell);
  * work-tree changes it makes go through WorkspaceFs with origin "git". In read-only (Plan)
- * mode only read subcommands run, and the fs they get refuses every write anyway.
+ * mode a form whose command says it writes (commands/<name>.ts `writes(args)`) is refused before
+ * it runs, and the fs every command gets there refuses every write anyway.
  */
 import type { Command, ExecResult, ResolvedCommandContext } from "just-bash";
 import { toWorkspacePath } from "../paths";
-import { cmdBranch, cmdCheckout, cmdSwitch } from "./branch";
-import { cmdCommit } from "./commit";
+import { formWrites, GIT_SUBCOMMANDS, gitCommand } from "./commands";
 import { GitContext, type GitEnvOptions } from "./context";
-import { cmdDiff } from "./diffcmd";
-import { cmdLog, cmdShow } from "./log";
-import { cmdBlame, cmdCatFile, cmdConfig, cmdGrep, cmdInit, cmdLsFiles, cmdRevParse, cmdTag } from "./misc";
-import { cmdAdd, cmdMv, cmdReset, cmdRestore, cmdRm } from "./stage";
-import { cmdStash } from "./stash";
-import { cmdStatus } from "./status";
 import { GitError } from "./util";
 
-type Sub = (ctx: GitContext, args: string[]) => Promise<number>;
-
-const SUBCOMMANDS: Record<string, Sub> = {
-  status: cmdStatus,
-  log: cmdLog,
-  show: cmdShow,
-  diff: cmdDiff,
-  add: cmdAdd,
-  rm: cmdRm,
-  mv: cmdMv,
-  restore: cmdRestore,
-  reset: cmdReset,
-  commit: cmdCommit,
-  branch: cmdBranch,
-  switch: cmdSwitch,
-  checkout: cmdCheckout,
-  stash: cmdStash,
-  tag: cmdTag,
-  "rev-parse": cmdRevParse,
-  "ls-files": cmdLsFiles,
-  blame: cmdBlame,
-  grep: cmdGrep,
-  init: cmdInit,
-  config: cmdConfig,
-  "cat-file": cmdCatFile,
-};
-
-/** Subcommand names, for completion and help. */
-export const GIT_SUBCOMMANDS = Object.keys(SUBCOMMANDS).sort();
-
-/** Subcommands that only read (the only ones Plan mode runs; some refuse their writing forms). */
-export const GIT_READ_SUBCOMMANDS = new Set(["status", "log", "show", "diff", "branch", "rev-parse", "ls-files", "blame", "grep", "tag", "config", "stash", "cat-file"]);
+export { GIT_SUBCOMMANDS };
 
 const USAGE = `usage: git [-C <path>] [-c <name>=<value>] [--no-pager] <command> [<args>]
 
 These are the git commands available in this shell:
    init, status, add, rm, mv, restore, reset, commit, log, show, diff, branch,
-   switch, checkout, stash, tag, rev-parse, ls-files, blame, grep, config, cat-file
-(no remotes: clone, fetch, pull and push are not available here)
+   switch, checkout, stash, tag, rev-parse, ls-files, blame, grep, config, cat-file,
+   remote, fetch, pull, push, clone (over http(s), through the app's git proxy)
 `;
 
 export function createGitCommand(jb: Pick<typeof import("just-bash"), "defineCommand">, opts: GitEnvOptions): Command {
@@ -90,9 +53,9 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   const sub = args[0];
   if (sub === undefined || sub === "help") return { stdout: USAGE, stderr: "", exitCode: sub === undefined ? 1 : 0 };
   if (sub === "version") return { stdout: "git version 2.39.0 (isomorphic-git)\n", stderr: "", exitCode: 0 };
-  const handler = SUBCOMMANDS[sub];
-  if (!handler) {
-    const remote = ["clone", "fetch", "pull", "push", "remote", "submodule"].includes(sub);
+  const command = gitCommand(sub);
+  if (!command) {
+    const remote = sub === "submodule";
     const msg = remote
       ? `git: '${sub}' is not available in this shell (the browser workspace has no network remotes)\n`
       : `git: '${sub}' is not a git command. See 'git --help'.\n`;
@@ -101,20 +64,21 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   const cwdRel = toWorkspacePath(opts.mountPoint, cwdPath, cwd);
   if (cwdRel === null) return { stdout: "", stderr: "fatal: not a git repository (or any of the parent directories): .git\n", exitCode: 128 };
   const ctx = new GitContext(opts, cwdRel, env);
-  ctx.stdin = stdin;
+  ctx.io.stdin = stdin;
   let exitCode: number;
   opts.onRawChange?.();
   try {
-    if (opts.readOnly && !GIT_READ_SUBCOMMANDS.has(sub)) ctx.assertWritable(sub);
-    if (sub !== "init") await ctx.requireRepo();
-    exitCode = await handler(ctx, args.slice(1));
+    if (opts.readOnly && formWrites(command, args.slice(1))) ctx.assertWritable(formLabel(args));
+    // init and clone make a repository; every other command needs one.
+    if (sub !== "init" && sub !== "clone") await ctx.repo.requireRepo();
+    exitCode = await command.run(ctx, args.slice(1));
   } catch (err) {
     exitCode = reportError(ctx, err);
   } finally {
     opts.onRawChange?.();
   }
-  const { stdout, bytes } = ctx.stdoutResult();
-  const result: ExecResult = { stdout, stderr: ctx.stderr, exitCode };
+  const { stdout, bytes } = ctx.io.stdoutResult();
+  const result: ExecResult = { stdout, stderr: ctx.io.stderr, exitCode };
   if (bytes) {
     result.stdoutKind = "bytes";
     result.stdoutEncoding = "binary";
@@ -122,16 +86,22 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   return result;
 }
 
+/** The refused form as the error names it: `git branch -d x`, cut short when long. */
+function formLabel(args: string[]): string {
+  const text = ["git", ...args].join(" ");
+  return text.length > 60 ? text.slice(0, 57) + "..." : text;
+}
+
 function reportError(ctx: GitContext, err: unknown): number {
   if (err instanceof GitError) {
-    ctx.err(err.message.endsWith("\n") ? err.message : err.message + "\n");
+    ctx.io.err(err.message.endsWith("\n") ? err.message : err.message + "\n");
     return err.exitCode;
   }
   const e = err as { code?: string; message?: string };
   if (e?.code === "EROFS") {
-    ctx.err("fatal: the workspace is read-only (Plan mode)\n");
+    ctx.io.err("fatal: the workspace is read-only (Plan mode)\n");
     return 128;
   }
-  ctx.err(`fatal: ${(e?.message ?? String(err)).replace(/\n+$/, "")}\n`);
+  ctx.io.err(`fatal: ${(e?.message ?? String(err)).replace(/\n+$/, "")}\n`);
   return 128;
 }

@@ -317,3 +317,10 @@ export function pathspecToRegExp(glob: string): RegExp {
 export function hasGlob(s: string): boolean {
   return /[*?[]/.test(s);
 }
+
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const l = text.split("\n");
+  if (l[l.length - 1] === "") l.pop();
+  return l;
+}

@@ -1,11 +1,19 @@
-/** git diff. */
+/** `git diff`: work tree, index and commits against each other (patch, stat, names). */
 import git from "isomorphic-git";
-import type { GitContext, TreeMap } from "./context";
-import { EMPTY_TREE } from "./context";
-import { diffTrees, fileDiff, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "./diff";
-import { fatal, parseArgs } from "./util";
+import { EMPTY_TREE, type GitContext, type TreeMap } from "../context";
+import { diffTrees, fileDiff, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "../diff";
+import { fatal, parseArgs } from "../util";
+import { writesOutputFile } from "./forms";
 
-export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> {
+export const name = "diff";
+export const effect = "git diff --output writes a file";
+
+/** Reads; only `--output=<file>` would write. */
+export function writes(args: readonly string[]): boolean {
+  return writesOutputFile(args);
+}
+
+export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const a = parseArgs(args, {
     bool: [
       "--cached", "--staged", "--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--exit-code", "--quiet",
@@ -24,11 +32,11 @@ export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> 
   for (; i < pos.length; i++) {
     const p = pos[i]!;
     const range = /^(.*?)(\.\.\.?)(.*)$/.exec(p);
-    if (range && (await ctx.tryResolveCommit(range[1] || "HEAD")) && (await ctx.tryResolveCommit(range[3] || "HEAD"))) {
+    if (range && (await ctx.repo.tryResolveCommit(range[1] || "HEAD")) && (await ctx.repo.tryResolveCommit(range[3] || "HEAD"))) {
       revs.push(p);
       continue;
     }
-    if (await ctx.tryResolveCommit(p)) {
+    if (await ctx.repo.tryResolveCommit(p)) {
       revs.push(p);
       continue;
     }
@@ -38,9 +46,9 @@ export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> 
   if (rest.length > 0) {
     if (a.afterDashDash !== null) throw fatal(`bad revision '${rest[0]}'`);
     for (const r of rest) {
-      const rel = ctx.repoPath(r);
-      const known = [...(await ctx.index()).keys()].some((k) => k === rel || k.startsWith(rel + "/"));
-      const onDisk = await ctx.fs.promises.lstat(ctx.abs(rel)).then(
+      const rel = ctx.work.repoPath(r);
+      const known = [...(await ctx.work.index()).keys()].some((k) => k === rel || k.startsWith(rel + "/"));
+      const onDisk = await ctx.repo.fs.promises.lstat(ctx.work.abs(rel)).then(
         () => true,
         () => false,
       );
@@ -56,42 +64,42 @@ export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> 
   let left: TreeMap;
   let right: TreeMap;
   const cached = a.has("--cached");
-  const treeOrEmpty = async (oid: string | null) => ctx.treeOf(oid ?? EMPTY_TREE);
+  const treeOrEmpty = async (oid: string | null) => ctx.repo.treeOf(oid ?? EMPTY_TREE);
   if (revs.length === 0) {
     if (cached) {
-      left = await treeOrEmpty(await ctx.headOid());
-      right = await ctx.index();
+      left = await treeOrEmpty(await ctx.repo.headOid());
+      right = await ctx.work.index();
     } else {
-      left = await ctx.index();
-      right = await ctx.worktree();
+      left = await ctx.work.index();
+      right = await ctx.work.tree();
     }
   } else if (revs.length === 1) {
     const r = revs[0]!;
     const range = /^(.*?)(\.\.\.?)(.*)$/.exec(r);
     if (range) {
-      let l = await ctx.resolveCommit(range[1] || "HEAD");
-      const rr = await ctx.resolveCommit(range[3] || "HEAD");
+      let l = await ctx.repo.resolveCommit(range[1] || "HEAD");
+      const rr = await ctx.repo.resolveCommit(range[3] || "HEAD");
       if (range[2] === "...") {
-        const bases = (await git.findMergeBase({ ...ctx.a, oids: [l, rr] })) as string[];
+        const bases = (await git.findMergeBase({ ...ctx.repo.iso, oids: [l, rr] })) as string[];
         if (bases[0]) l = bases[0];
       }
-      left = await ctx.treeOf(l);
-      right = await ctx.treeOf(rr);
+      left = await ctx.repo.treeOf(l);
+      right = await ctx.repo.treeOf(rr);
     } else {
-      left = await ctx.treeOf(await ctx.resolveCommit(r));
+      left = await ctx.repo.treeOf(await ctx.repo.resolveCommit(r));
       // `git diff <commit>`: the commit against the tracked files as they are on disk.
-      right = cached ? await ctx.index() : await ctx.worktree();
+      right = cached ? await ctx.work.index() : await ctx.work.tree();
     }
   } else if (revs.length === 2) {
     if (cached) throw fatal("--cached and two commits are incompatible");
-    left = await ctx.treeOf(await ctx.resolveCommit(revs[0]!));
-    right = await ctx.treeOf(await ctx.resolveCommit(revs[1]!));
+    left = await ctx.repo.treeOf(await ctx.repo.resolveCommit(revs[0]!));
+    right = await ctx.repo.treeOf(await ctx.repo.resolveCommit(revs[1]!));
   } else {
     throw fatal("combined diffs of more than two commits are not supported in this shell");
   }
   if (a.has("-R")) [left, right] = [right, left];
 
-  const filter = paths.length > 0 ? ctx.pathspec(paths) : undefined;
+  const filter = paths.length > 0 ? ctx.work.pathspec(paths) : undefined;
   let changes = diffTrees(left, right, filter, !a.has("--no-renames"));
   const df = a.get("--diff-filter");
   if (df) {
@@ -116,7 +124,7 @@ export async function cmdDiff(ctx: GitContext, args: string[]): Promise<number> 
       if (wantsStatLike) out += "\n";
       for (const d of diffs) out += patchText(ctx, d);
     }
-    ctx.out(out);
+    ctx.io.out(out);
   }
   return (a.has("--exit-code") || quiet) && changes.length > 0 ? 1 : 0;
 }

@@ -1,10 +1,17 @@
-/** git commit. */
+/** `git commit`: record the index as a new commit. */
 import git from "isomorphic-git";
-import type { GitContext } from "./context";
-import { EMPTY_TREE } from "./context";
-import { diffTrees, fileDiffs, formatSummaryLines, statSummary } from "./diff";
-import { longStatus, statusData } from "./status";
-import { fatal, formatGitDate, GitError, parseArgs } from "./util";
+import { EMPTY_TREE, type GitContext } from "../context";
+import { diffTrees, fileDiffs, formatSummaryLines, statSummary } from "../diff";
+import { longStatus, statusData } from "../status-report";
+import { fatal, formatGitDate, GitError, parseArgs } from "../util";
+
+export const name = "commit";
+export const effect = "git commit records a commit";
+
+/** Every form writes (`--help` and a lone `-h` are answered before a command runs). */
+export function writes(): boolean {
+  return true;
+}
 
 /** git's "whitespace" cleanup: trailing spaces, leading/trailing and repeated blank lines. */
 export function cleanupMessage(msg: string, stripComments = false): string {
@@ -25,35 +32,34 @@ function parseAuthor(s: string): { name: string; email: string } {
   return { name: m[1]!, email: m[2]! };
 }
 
-export async function cmdCommit(ctx: GitContext, args: string[]): Promise<number> {
-  ctx.assertWritable("commit");
+export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const a = parseArgs(args, {
     bool: ["-a", "--all", "--allow-empty", "--allow-empty-message", "--amend", "-q", "--quiet", "--no-verify", "-n", "-v", "--verbose", "--no-edit", "-s", "--signoff", "--dry-run"],
     value: ["-m", "--message", "-F", "--file", "--author", "--date", "-C", "--reuse-message"],
     alias: { "--all": "-a", "--message": "-m", "--quiet": "-q", "--file": "-F", "--no-verify": "-n", "--verbose": "-v", "--signoff": "-s", "--reuse-message": "-C" },
     usage: "git commit [-a] [--amend] [-m <msg>] [--allow-empty] [--] [<pathspec>...]",
   });
-  const head = await ctx.headOid();
+  const head = await ctx.repo.headOid();
   if (a.has("--amend") && head === null) throw fatal("You have nothing to amend.");
   if (a.positionals.length > 0 || (a.afterDashDash?.length ?? 0) > 0) {
     // git commit <paths>: the work tree state of those paths is staged first.
     const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
-    const match = ctx.pathspec(specs);
-    const known = [...(await ctx.index()).keys()].some((k) => match(k));
+    const match = ctx.work.pathspec(specs);
+    const known = [...(await ctx.work.index()).keys()].some((k) => match(k));
     if (!known) throw new GitError(`error: pathspec '${specs[0]}' did not match any file(s) known to git\n`, 1);
-    for (const e of (await ctx.status()).filter((s) => s.index !== "?" && match(s.path))) {
-      if (e.worktree === "D") await git.remove({ ...ctx.a, filepath: e.path });
-      else if (e.worktree === "M") await git.add({ ...ctx.a, filepath: e.path });
+    for (const e of (await ctx.work.status()).filter((s) => s.index !== "?" && match(s.path))) {
+      if (e.worktree === "D") await git.remove({ ...ctx.repo.iso, filepath: e.path });
+      else if (e.worktree === "M") await git.add({ ...ctx.repo.iso, filepath: e.path });
     }
-    ctx.invalidate();
+    ctx.work.invalidate();
   }
   if (a.has("-a")) {
-    for (const e of await ctx.status()) {
+    for (const e of await ctx.work.status()) {
       if (e.index === "?") continue;
-      if (e.worktree === "D") await git.remove({ ...ctx.a, filepath: e.path });
-      else if (e.worktree === "M") await git.add({ ...ctx.a, filepath: e.path });
+      if (e.worktree === "D") await git.remove({ ...ctx.repo.iso, filepath: e.path });
+      else if (e.worktree === "M") await git.add({ ...ctx.repo.iso, filepath: e.path });
     }
-    ctx.invalidate();
+    ctx.work.invalidate();
   }
 
   let message: string | null = null;
@@ -61,27 +67,27 @@ export async function cmdCommit(ctx: GitContext, args: string[]): Promise<number
   if (msgs.length > 0) message = msgs.join("\n\n");
   else if (a.get("-F") !== undefined) {
     const f = a.get("-F")!;
-    if (f === "-") message = ctx.stdin;
+    if (f === "-") message = ctx.io.stdin;
     else {
-      const bytes = await ctx.readWorktree(ctx.repoPath(f));
+      const bytes = await ctx.work.read(ctx.work.repoPath(f));
       if (bytes === null) throw fatal(`could not read log file '${f}': No such file or directory`);
       message = new TextDecoder().decode(bytes);
     }
   } else if (a.get("-C") !== undefined) {
-    const { commit } = await git.readCommit({ ...ctx.a, oid: await ctx.resolveCommit(a.get("-C")!) });
+    const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: await ctx.repo.resolveCommit(a.get("-C")!) });
     message = commit.message;
   } else if (a.has("--amend") && head) {
-    const { commit } = await git.readCommit({ ...ctx.a, oid: head });
+    const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: head });
     message = commit.message;
   }
 
   // Anything to commit?
-  const index = await ctx.index();
-  const parentOid = a.has("--amend") && head ? ((await git.readCommit({ ...ctx.a, oid: head })).commit.parent[0] ?? null) : head;
-  const changes = diffTrees(await ctx.treeOf(parentOid ?? EMPTY_TREE), index);
-  const headChanges = a.has("--amend") ? changes : diffTrees(await ctx.treeOf(head ?? EMPTY_TREE), index);
+  const index = await ctx.work.index();
+  const parentOid = a.has("--amend") && head ? ((await git.readCommit({ ...ctx.repo.iso, oid: head })).commit.parent[0] ?? null) : head;
+  const changes = diffTrees(await ctx.repo.treeOf(parentOid ?? EMPTY_TREE), index);
+  const headChanges = a.has("--amend") ? changes : diffTrees(await ctx.repo.treeOf(head ?? EMPTY_TREE), index);
   if (headChanges.length === 0 && !a.has("--allow-empty") && !a.has("--amend")) {
-    ctx.out(await longStatus(ctx, await statusData(ctx)));
+    ctx.io.out(await longStatus(ctx, await statusData(ctx)));
     return 1;
   }
   if (message === null) {
@@ -90,27 +96,27 @@ export async function cmdCommit(ctx: GitContext, args: string[]): Promise<number
   message = cleanupMessage(message, a.has("-F") || a.has("-C"));
   if (message === "" && !a.has("--allow-empty-message")) throw new GitError("Aborting commit due to empty commit message.\n", 1);
   if (a.has("-s")) {
-    const who = await ctx.identity("committer");
+    const who = await ctx.repo.identity("committer");
     message = message.replace(/\n?$/, "\n") + `\nSigned-off-by: ${who.name} <${who.email}>\n`;
   }
 
-  const author = await ctx.identity("author");
-  const committer = await ctx.identity("committer");
+  const author = await ctx.repo.identity("author");
+  const committer = await ctx.repo.identity("committer");
   if (a.get("--author")) Object.assign(author, parseAuthor(a.get("--author")!));
   // --amend and -C reuse the old commit's author (name, email and date), as git does.
-  const reused = a.has("--amend") && head ? head : a.get("-C") !== undefined ? await ctx.resolveCommit(a.get("-C")!) : null;
+  const reused = a.has("--amend") && head ? head : a.get("-C") !== undefined ? await ctx.repo.resolveCommit(a.get("-C")!) : null;
   if (reused && !a.get("--author")) {
-    const { commit } = await git.readCommit({ ...ctx.a, oid: reused });
+    const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: reused });
     Object.assign(author, { ...commit.author });
   }
   if (a.has("--dry-run")) {
-    ctx.out(await longStatus(ctx, await statusData(ctx)));
+    ctx.io.out(await longStatus(ctx, await statusData(ctx)));
     return 0;
   }
-  const oid = await git.commit({ ...ctx.a, message, author, committer, amend: a.has("--amend") });
-  ctx.invalidate();
+  const oid = await git.commit({ ...ctx.repo.iso, message, author, committer, amend: a.has("--amend") });
+  ctx.work.invalidate();
   if (a.has("-q")) return 0;
-  const branch = await ctx.branch();
+  const branch = await ctx.repo.branch();
   const root = parentOid === null ? " (root-commit)" : "";
   const where = branch ? `${branch}${root}` : `detached HEAD${root}`;
   let out = `[${where} ${oid.slice(0, 7)}] ${message.split("\n")[0]}\n`;
@@ -121,6 +127,6 @@ export async function cmdCommit(ctx: GitContext, args: string[]): Promise<number
   const del = diffs.reduce((n, d) => n + d.deleted, 0);
   if (diffs.length > 0) out += statSummary(diffs.length, ins, del) + "\n";
   out += formatSummaryLines(changes);
-  ctx.out(out);
+  ctx.io.out(out);
   return 0;
 }

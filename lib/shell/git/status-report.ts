@@ -1,7 +1,11 @@
-/** git status: long form (default), -s/--short, --porcelain, -b. */
+/**
+ * Status data (staged renames paired, untracked directories collapsed) and its long and short
+ * renderings: shared by status, commit and stash.
+ */
+import { trackingSentence, type Tracking } from "../../git/remote-ahead-behind";
 import type { StatusEntry } from "../../git/status";
 import type { GitContext } from "./context";
-import { cquote, GitError, parseArgs } from "./util";
+import { cquote } from "./util";
 
 type Line = { x: string; y: string; path: string; from?: string };
 
@@ -13,13 +17,15 @@ export type StatusData = {
   untracked: string[];
   /** -uno: untracked files were not looked at. */
   untrackedHidden: boolean;
+  /** The branch's upstream and how far apart they are (filled in by `git status` only). */
+  tracking?: Tracking | null;
 };
 
 /** Status entries with staged exact renames paired and untracked directories collapsed. */
 export async function statusData(ctx: GitContext, opts: { untracked: "no" | "normal" | "all" } = { untracked: "normal" }): Promise<StatusData> {
-  const entries = await ctx.status();
-  const head = await ctx.headOid();
-  const branch = await ctx.branch();
+  const entries = await ctx.work.status();
+  const head = await ctx.repo.headOid();
+  const branch = await ctx.repo.branch();
   const staged: Line[] = [];
   const unstaged: Line[] = [];
   const untrackedFiles: string[] = [];
@@ -47,7 +53,7 @@ async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<
   const deleted = entries.filter((e) => e.index === "D");
   const added = entries.filter((e) => e.index === "A");
   if (deleted.length === 0 || added.length === 0 || head === null) return;
-  const [tree, index] = await Promise.all([ctx.treeOf(head), ctx.index()]);
+  const [tree, index] = await Promise.all([ctx.repo.treeOf(head), ctx.work.index()]);
   const bySrcOid = new Map<string, string[]>();
   for (const d of deleted) {
     const oid = tree.get(d.path)?.oid;
@@ -71,7 +77,7 @@ async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<
 /** `-unormal`: an untracked directory with no tracked file inside is shown once, as "dir/". */
 export async function collapseUntracked(ctx: GitContext, files: string[]): Promise<string[]> {
   if (files.length === 0) return [];
-  const index = await ctx.index();
+  const index = await ctx.work.index();
   const trackedDirs = new Set<string>();
   for (const p of index.keys()) {
     let i = p.indexOf("/");
@@ -97,6 +103,7 @@ export async function collapseUntracked(ctx: GitContext, files: string[]): Promi
 }
 
 const LABELS: Record<string, string> = { M: "modified:", A: "new file:", D: "deleted:", R: "renamed:", T: "typechange:" };
+
 /** git pads every label to the longest one ("typechange:") plus a space. */
 const LABEL_WIDTH = 12;
 
@@ -108,10 +115,11 @@ function label(code: string): string {
 export async function longStatus(ctx: GitContext, data: StatusData, opts: { forCommit?: boolean } = {}): Promise<string> {
   let out = "";
   if (data.branch) out += `On branch ${data.branch}\n`;
-  else out += `HEAD detached at ${ctx.abbrev(data.head ?? "")}\n`;
+  else out += `HEAD detached at ${ctx.repo.abbrev(data.head ?? "")}\n`;
+  if (data.tracking) out += `${trackingSentence(data.tracking)}\n\n`;
   const initial = data.head === null;
   if (initial) out += "\nNo commits yet\n\n";
-  const show = (p: string) => cquote(ctx.display(p));
+  const show = (p: string) => cquote(ctx.work.display(p));
   if (data.staged.length > 0) {
     out += "Changes to be committed:\n";
     if (!opts.forCommit) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
@@ -146,49 +154,25 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
   return out;
 }
 
+/** `-b`'s ` [ahead 1, behind 2]` / ` [gone]`. */
+function trackingBrackets(t: Tracking): string {
+  if (t.gone) return " [gone]";
+  const parts = [t.ahead ? `ahead ${t.ahead}` : "", t.behind ? `behind ${t.behind}` : ""].filter(Boolean);
+  return parts.length ? ` [${parts.join(", ")}]` : "";
+}
+
 export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain: boolean; branch: boolean }): string {
   let out = "";
   if (opts.branch) {
     if (data.branch && data.head === null) out += `## No commits yet on ${data.branch}\n`;
-    else if (data.branch) out += `## ${data.branch}\n`;
+    else if (data.branch) out += `## ${data.branch}${data.tracking ? `...${data.tracking.upstream}${trackingBrackets(data.tracking)}` : ""}\n`;
     else out += "## HEAD (no branch)\n";
   }
-  const show = (p: string) => cquote(opts.porcelain ? p : ctx.display(p), true);
+  const show = (p: string) => cquote(opts.porcelain ? p : ctx.work.display(p), true);
   const lines = new Map<string, Line>();
   for (const l of [...data.staged, ...data.unstaged]) lines.set(l.path, l);
   const sorted = [...lines.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const l of sorted) out += `${l.x}${l.y} ${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
   for (const p of data.untracked) out += `?? ${show(p)}\n`;
   return out;
-}
-
-export async function cmdStatus(ctx: GitContext, args: string[]): Promise<number> {
-  const a = parseArgs(args, {
-    bool: ["-s", "--short", "-b", "--branch", "--long", "-z", "--no-renames", "-v"],
-    optional: ["-u", "--untracked-files", "--porcelain"],
-    value: ["--ignored"],
-    alias: { "--short": "-s", "--branch": "-b", "--untracked-files": "-u" },
-    usage: "git status [<options>] [--] [<pathspec>...]",
-  });
-  const porcelainValue = a.get("--porcelain");
-  if (porcelainValue !== undefined && porcelainValue !== "" && porcelainValue !== "v1") {
-    throw new GitError(`fatal: unsupported porcelain version '${porcelainValue}'\n`, 128);
-  }
-  const u = a.get("-u");
-  const untracked = u === undefined ? "normal" : u === "" || u === "all" ? "all" : u === "no" ? "no" : "normal";
-  const data = await statusData(ctx, { untracked });
-  const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
-  if (specs.length > 0) {
-    const match = ctx.pathspec(specs);
-    data.staged = data.staged.filter((l) => match(l.path) || (l.from !== undefined && match(l.from)));
-    data.unstaged = data.unstaged.filter((l) => match(l.path));
-    data.untracked = data.untracked.filter((p) => match(p.replace(/\/$/, "")) || specs.some((s) => ctx.repoPath(s).startsWith(p)));
-  }
-  const porcelain = a.has("--porcelain");
-  if (porcelain || a.has("-s")) {
-    ctx.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b") }));
-  } else {
-    ctx.out(await longStatus(ctx, data));
-  }
-  return 0;
 }

@@ -1,0 +1,171 @@
+/**
+ * Operations on a session's past (`session.history`): clear, compact, rewind the conversation and
+ * put it back, restore the files to a checkpoint and undo that, edit a past prompt and send it
+ * again, and the data a fork starts from. None runs while a run is in progress.
+ */
+import { applyCompaction, compactNow } from "./compaction";
+import { newSessionId } from "./ids";
+import { estimateTokens } from "./messages";
+import type { RunCheckpoints } from "./run-checkpoints";
+import { clone, type SessionCore } from "./session-core";
+import type { ConversationSnapshot, SessionData } from "./session-types";
+import { emptyUsage, type CheckpointEntry, type RunResult } from "./types";
+
+type Changed = { path: string; change: string }[];
+
+export class SessionHistory {
+  constructor(
+    private readonly core: SessionCore,
+    private readonly checkpoints: RunCheckpoints,
+    private readonly run: (prompt: string, opts: { signal?: AbortSignal }) => Promise<RunResult>,
+  ) {}
+
+  /** Resolves when every checkpoint being taken has landed (and is recorded on the session). */
+  checkpointsSettled(): Promise<void> {
+    return this.checkpoints.settled();
+  }
+
+  /** Clear the conversation (checkpoints and usage stay). */
+  clear(): void {
+    const core = this.core;
+    core.assertIdle("clear the conversation");
+    core.messages = [];
+    core.compaction = undefined;
+    core.touch();
+    core.emit({ type: "session-updated", what: "cleared" });
+  }
+
+  /** Fold the conversation so far into a summary for the model (/compact). */
+  compact(): { summarized: number } {
+    const core = this.core;
+    core.assertIdle("compact");
+    const before = estimateTokens(core.messages);
+    const r = compactNow(core.messages, core.now());
+    if (!r) return { summarized: 0 };
+    core.compaction = r.state;
+    const after = applyCompaction(core.messages, r.state);
+    core.touch();
+    core.emit({ type: "compaction", reason: "manual", summarizedMessages: r.summarized, tokensBefore: before, tokensAfter: after ? estimateTokens(after.messages) : before });
+    return { summarized: r.summarized };
+  }
+
+  /** Restore the files to the last run's checkpoint (/undo). */
+  async undoLastRun(): Promise<{ ref: string; txid: string; changed: Changed } | undefined> {
+    this.core.assertIdle("undo");
+    await this.checkpoints.settled();
+    const last = this.core.checkpoints[this.core.checkpoints.length - 1];
+    if (!last) return undefined;
+    return this.restoreFiles(last);
+  }
+
+  /** Undo a restore (files back to how they were before it). */
+  async undoRestore(txid: string): Promise<{ changed: Changed }> {
+    this.core.assertIdle("undo the restore");
+    const r = await this.core.deps.checkpoints.undoRestore(txid);
+    this.core.emit({ type: "files-restored", ref: `refs/tabula/restore/${txid}`, txid: r.txid, changed: r.changed });
+    return { changed: r.changed };
+  }
+
+  /**
+   * Put the files back as they were at a checkpoint (any ref or oid the engine resolves: a run,
+   * a save point, a restore's saved state). Transactional; `undoRestore(txid)` reverses it.
+   */
+  async restoreFilesTo(ref: string): Promise<{ ref: string; txid: string; changed: Changed; savedRef?: string }> {
+    this.core.assertIdle("restore files");
+    await this.checkpoints.settled();
+    const r = await this.core.deps.checkpoints.restore(ref);
+    this.core.emit({ type: "files-restored", ref, txid: r.txid, changed: r.changed });
+    return { ref, txid: r.txid, changed: r.changed, savedRef: r.savedRef };
+  }
+
+  /**
+   * Cut the conversation back to its first `keep` messages (checkpoints, usage and run records
+   * stay). Returns what `restoreConversation` needs to undo it.
+   */
+  rewindConversation(keep: number): ConversationSnapshot {
+    const core = this.core;
+    core.assertIdle("restore the conversation");
+    if (!Number.isInteger(keep) || keep < 0) throw new Error("keep must be a non-negative integer");
+    const snapshot: ConversationSnapshot = { messages: clone(core.messages), compaction: core.compaction ? { ...core.compaction } : undefined };
+    core.messages = core.messages.slice(0, keep);
+    core.dropStaleCompaction();
+    core.touch();
+    core.emit({ type: "session-updated", what: "messages" });
+    return snapshot;
+  }
+
+  /** Put back a conversation saved by `rewindConversation`. */
+  restoreConversation(snapshot: ConversationSnapshot): void {
+    const core = this.core;
+    core.assertIdle("restore the conversation");
+    core.messages = clone(snapshot.messages);
+    core.compaction = snapshot.compaction ? { ...snapshot.compaction } : undefined;
+    core.touch();
+    core.emit({ type: "session-updated", what: "messages" });
+  }
+
+  /**
+   * Edit a past prompt and send it again: the conversation is cut back to before that prompt;
+   * with `restoreFiles`, the workspace first goes back to that turn's checkpoint.
+   */
+  async editAndResend(messageId: string, text: string, opts: { restoreFiles?: boolean; signal?: AbortSignal } = {}): Promise<RunResult> {
+    const core = this.core;
+    core.assertIdle("edit a prompt");
+    const idx = core.messages.findIndex((m) => m.id === messageId);
+    const msg = core.messages[idx];
+    if (!msg || msg.role !== "user" || (msg.kind ?? "prompt") !== "prompt") throw new Error("Only a prompt you sent can be edited");
+    if (opts.restoreFiles) {
+      await this.checkpoints.settled();
+      const entry = core.checkpoints.find((c) => c.messageId === messageId) ?? core.checkpoints.find((c) => c.run === msg.run);
+      if (!entry) throw new Error("That turn has no checkpoint to restore the files to");
+      await this.restoreFiles(entry);
+    }
+    core.messages = core.messages.slice(0, idx);
+    core.dropStaleCompaction();
+    core.touch();
+    core.emit({ type: "session-updated", what: "messages" });
+    return this.run(text, { signal: opts.signal });
+  }
+
+  private async restoreFiles(entry: CheckpointEntry) {
+    const r = await this.core.deps.checkpoints.restore(entry.ref);
+    const out = { ref: entry.ref, txid: r.txid, changed: r.changed };
+    this.core.emit({ type: "files-restored", ...out });
+    return out;
+  }
+}
+
+/**
+ * The data a fork of this session starts from: the conversation up to and including
+ * `messageId` (with that message's tool results), the checkpoints up to that run, the same mode
+ * and settings, a new id; usage and run records start empty.
+ */
+export function forkData(core: SessionCore, messageId: string, overrides: { title?: string; mode?: SessionData["mode"] }): SessionData {
+  const idx = core.messages.findIndex((m) => m.id === messageId);
+  if (idx === -1) throw new Error(`No message ${messageId} in this session`);
+  let end = idx;
+  if (core.messages[idx]!.role === "assistant") while (end + 1 < core.messages.length && core.messages[end + 1]!.role === "tool") end++;
+  const kept = core.messages.slice(0, end + 1);
+  const maxRun = Math.max(0, ...kept.map((m) => m.run ?? 0));
+  const now = core.now();
+  const data: SessionData = {
+    version: 1,
+    id: newSessionId(now),
+    workspaceId: core.workspaceId,
+    title: overrides.title ?? `Fork of ${core.title || "session"}`,
+    mode: overrides.mode ?? core.mode,
+    createdAt: now,
+    updatedAt: now,
+    messages: kept,
+    checkpoints: core.checkpoints.filter((c) => c.run <= maxRun),
+    usage: emptyUsage(),
+    runs: [],
+    // Run numbers stay unique across the fork's checkpoint refs.
+    runCount: core.runCount,
+    approvals: core.approvals,
+    forkedFrom: { sessionId: core.id, messageId },
+  };
+  if (core.budgetUsd !== undefined) data.budgetUsd = core.budgetUsd;
+  if (core.compaction && kept.some((m) => m.id === core.compaction!.throughId)) data.compaction = { ...core.compaction };
+  return data;
+}

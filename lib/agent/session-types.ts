@@ -1,0 +1,130 @@
+/**
+ * The types of a session's options, its persisted form and its read-only state (./session.ts
+ * re-exports them).
+ */
+import type { ToolDefinition, ToolLimits } from "../tools/define";
+import type { CompactionState, MessageBuilder } from "./compaction";
+import type { RetryOptions } from "./errors";
+import type { AgentEvent, AgentEventListener } from "./events";
+import type { HookRegistry } from "./hooks";
+import type { AgentMessage } from "./messages";
+import type { ModelSource } from "./model-handle";
+import type { PriceTable } from "./pricing";
+import type { AgentDeps, AgentMode, ApprovalSettings, CheckpointEntry, RunStatus, UsageTotals } from "./types";
+
+/** A partial update of the approval settings (auto-approve switches merge one by one). */
+export type ApprovalSettingsPatch = { autoApprove?: Partial<ApprovalSettings["autoApprove"]>; allowedCommandPrefixes?: string[] };
+
+/** Which tools a mode offers (lib/modes computes it from the mode profiles). */
+export type ToolSurface = (mode: AgentMode, tools: readonly ToolDefinition[]) => readonly ToolDefinition[];
+
+export type RunRecord = { run: number; runId: string; status: RunStatus; reason?: string; usage: UsageTotals; startedAt: number; durationMs: number };
+
+/** The persisted form of a session (lib/sessions stores it). Contains no secrets. */
+export type SessionData = {
+  version: 1;
+  id: string;
+  workspaceId: string;
+  title: string;
+  mode: AgentMode;
+  createdAt: number;
+  updatedAt: number;
+  messages: AgentMessage[];
+  checkpoints: CheckpointEntry[];
+  usage: UsageTotals;
+  runs: RunRecord[];
+  runCount: number;
+  approvals: ApprovalSettings;
+  budgetUsd?: number;
+  compaction?: CompactionState;
+  /** Which model was used last (provider id / model id, never a key). */
+  model?: { provider?: string; modelId: string };
+  /** Forked from (session id, message id). */
+  forkedFrom?: { sessionId: string; messageId: string };
+};
+
+/** The conversation as it was, to undo a rewind. */
+export type ConversationSnapshot = { messages: AgentMessage[]; compaction?: CompactionState };
+
+/** What a session shows of itself (`session.state`): read it, change it through the session's verbs. */
+export type SessionState = {
+  title: string;
+  mode: AgentMode;
+  /** The current mode's name as the user and the model read it. */
+  modeLabel: string;
+  createdAt: number;
+  updatedAt: number;
+  messages: readonly AgentMessage[];
+  checkpoints: readonly CheckpointEntry[];
+  usage: UsageTotals;
+  runs: readonly RunRecord[];
+  /** A run or a slash command is in progress. */
+  running: boolean;
+  approvals: ApprovalSettings;
+  budgetUsd?: number;
+  compaction?: CompactionState;
+  /** Requests waiting for the user (a UI mounting mid-run renders these). */
+  pending: { approvals: AgentEvent[]; questions: AgentEvent[] };
+};
+
+/** Settings changed with `session.configure` (only the keys given change). */
+export type SessionSettingsPatch = {
+  title?: string;
+  approvals?: ApprovalSettingsPatch;
+  /** Dollars; `undefined` removes the cap. */
+  budgetUsd?: number;
+  model?: ModelSource;
+  prices?: PriceTable;
+};
+
+export type AgentSessionOptions = {
+  deps: AgentDeps;
+  model: ModelSource;
+  workspaceId: string;
+  id?: string;
+  title?: string;
+  mode?: AgentMode;
+  /** Default: builtinTools(). */
+  tools?: ToolDefinition[];
+  /** Default: every tool in every mode. */
+  surface?: ToolSurface;
+  /** Share one registry between sessions (plugins register once); default: a new one. */
+  hooks?: HookRegistry;
+  /** Default: [compactionBuilder()]. */
+  messageBuilders?: MessageBuilder[];
+  approvals?: ApprovalSettingsPatch;
+  /** Prices ($ per 1M tokens) over the bundled catalog: the user's and the provider's (default: none). */
+  prices?: PriceTable;
+  /** Stop before a model request would take the session's cost past this many dollars. */
+  budgetUsd?: number;
+  retry?: Partial<RetryOptions>;
+  /** Model calls per run (default 50). */
+  maxSteps?: number;
+  /** Default 8192 (the model handle may say otherwise). */
+  maxOutputTokens?: number;
+  contextWindow?: number | ((modelId: string) => number);
+  /** Identical consecutive calls before the loop guard asks (default 3). */
+  loopGuardThreshold?: number;
+  /**
+   * Also snapshot the state each run leaves (ref `<session>/<run>-end`, kind "end"), so the
+   * timeline can tell the agent's changes from edits made by hand before the next run.
+   */
+  checkpointRunEnd?: boolean;
+  /** Refuse to run mutating tools when the run's checkpoint failed (default true). */
+  requireCheckpoint?: boolean;
+  /** Modes whose worktree is read-only: tools get a read-only workspace and shell (default plan, review). */
+  isReadOnlyMode?: (mode: AgentMode) => boolean;
+  /** The mode's name in messages to the model and the user (the mode profiles' label). */
+  modeLabel?: (mode: AgentMode) => string;
+  /** Mode paragraph of the system prompt (lib/modes generates it from the mode profile). */
+  modePreamble?: (mode: AgentMode, tools: readonly ToolDefinition[]) => string | undefined;
+  systemPromptAppendix?: string;
+  toolLimits?: Partial<ToolLimits>;
+  /** Characters of a tool result the model reads (head + tail beyond; default 40 000). */
+  maxToolOutputChars?: number;
+  /** Scrub secrets from any text that leaves the loop (error messages). */
+  redact?: (text: string) => string;
+  onEvent?: AgentEventListener;
+  /** Clock for tests. */
+  now?: () => number;
+};

@@ -1,0 +1,127 @@
+/**
+ * Git's object formats, as bytes: object modes, SHA-1 of wrapped objects (`type len\0` +
+ * content), CRC-32 for pack indexes, and tree and commit encodings. Pure functions; the object
+ * database that stores them is objects.ts.
+ */
+import { sha1 as jsSha1 } from "@noble/hashes/legacy.js";
+import { CheckpointError, compareUtf8, concatBytes, fromHex, fromUtf8, toHex, treeKey, utf8 } from "./util";
+
+export type ObjectType = "blob" | "tree" | "commit" | "tag";
+
+export const MODE_FILE = 0o100644;
+export const MODE_EXEC = 0o100755;
+export const MODE_LINK = 0o120000;
+export const MODE_TREE = 0o040000;
+export const MODE_GITLINK = 0o160000;
+
+export const EMPTY_TREE_OID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+// ---- hashing --------------------------------------------------------------------------------
+
+/**
+ * SHA-1 through `crypto.subtle` where it exists; a JS implementation where it does not (the
+ * app served over plain http on a LAN address is not a secure context, and browsers hide
+ * `crypto.subtle` there).
+ */
+export async function sha1Hex(data: Uint8Array): Promise<string> {
+  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  if (!subtle) return toHex(jsSha1(data));
+  return toHex(new Uint8Array(await subtle.digest("SHA-1", data as unknown as BufferSource)));
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+export function crc32(parts: Uint8Array[]): number {
+  let c = 0xffffffff;
+  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** `type len\0` + content, in one buffer (what git hashes and what a loose object deflates). */
+export function wrapObject(type: ObjectType, content: Uint8Array): { wrapped: Uint8Array; headerLength: number } {
+  const header = utf8(`${type} ${content.length}\0`);
+  const wrapped = new Uint8Array(header.length + content.length);
+  wrapped.set(header, 0);
+  wrapped.set(content, header.length);
+  return { wrapped, headerLength: header.length };
+}
+
+export async function hashObject(type: ObjectType, content: Uint8Array): Promise<string> {
+  return sha1Hex(wrapObject(type, content).wrapped);
+}
+
+// ---- trees ----------------------------------------------------------------------------------
+
+export type TreeEntry = { name: string; mode: number; oid: string };
+
+export function modeString(mode: number): string {
+  return mode.toString(8);
+}
+
+/** Serialise entries in git's order (directories compare as "name/"). Sorts a copy. */
+export function encodeTree(entries: TreeEntry[]): Uint8Array {
+  const sorted = [...entries].sort((a, b) => compareUtf8(treeKey(a.name, a.mode === MODE_TREE), treeKey(b.name, b.mode === MODE_TREE)));
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (const e of sorted) {
+    const head = utf8(`${modeString(e.mode)} ${e.name}\0`);
+    const oid = fromHex(e.oid);
+    parts.push(head, oid);
+    size += head.length + 20;
+  }
+  return concatBytes(parts, size);
+}
+
+export function decodeTree(content: Uint8Array): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  let i = 0;
+  while (i < content.length) {
+    const sp = content.indexOf(0x20, i);
+    const nul = content.indexOf(0, sp + 1);
+    if (sp < 0 || nul < 0 || nul + 21 > content.length) throw new CheckpointError("CORRUPT", "Malformed tree object");
+    const mode = parseInt(fromUtf8(content.subarray(i, sp)), 8);
+    const name = fromUtf8(content.subarray(sp + 1, nul));
+    const oid = toHex(content.subarray(nul + 1, nul + 21));
+    out.push({ name, mode, oid });
+    i = nul + 21;
+  }
+  return out;
+}
+
+// ---- commits --------------------------------------------------------------------------------
+
+export type CommitData = { tree: string; parents: string[]; author: string; committer: string; message: string };
+
+export function encodeCommit(c: CommitData): Uint8Array {
+  let s = `tree ${c.tree}\n`;
+  for (const p of c.parents) s += `parent ${p}\n`;
+  s += `author ${c.author}\ncommitter ${c.committer}\n\n${c.message}`;
+  return utf8(s);
+}
+
+export function decodeCommit(content: Uint8Array): CommitData {
+  const text = fromUtf8(content);
+  const split = text.indexOf("\n\n");
+  const head = split === -1 ? text : text.slice(0, split);
+  const message = split === -1 ? "" : text.slice(split + 2);
+  let tree = "";
+  const parents: string[] = [];
+  let author = "";
+  let committer = "";
+  for (const line of head.split("\n")) {
+    if (line.startsWith("tree ")) tree = line.slice(5);
+    else if (line.startsWith("parent ")) parents.push(line.slice(7));
+    else if (line.startsWith("author ")) author = line.slice(7);
+    else if (line.startsWith("committer ")) committer = line.slice(10);
+  }
+  if (!tree) throw new CheckpointError("CORRUPT", "Malformed commit object");
+  return { tree, parents, author, committer, message };
+}

@@ -1,0 +1,142 @@
+/**
+ * The page's side of the Python Web Worker: starts it on first use, runs one job at a time,
+ * streams its output, and stops a program on Ctrl-C or the time limit.
+ *
+ * Stopping: with cross-origin isolation (SharedArrayBuffer) the interrupt buffer raises
+ * KeyboardInterrupt inside the program, which can clean up and whose file changes are kept;
+ * if it has not finished after `graceMs` (a C loop that never checks), or without isolation,
+ * the worker is terminated and the next run starts a fresh interpreter.
+ */
+import type { PythonJob, WorkerInbound, WorkerOutbound } from "./protocol";
+import { SIGINT } from "./protocol";
+import type { PythonRunOptions, PythonRunOutcome, PythonRuntime } from "./runtime";
+
+/** The part of a Worker this file uses. */
+export type WorkerLike = {
+  postMessage(message: WorkerInbound, transfer?: Transferable[]): void;
+  terminate(): void;
+  onmessage: ((e: { data: WorkerOutbound }) => void) | null;
+  onerror: ((e: { message?: string }) => void) | null;
+};
+
+export type WorkerPythonRuntimeOptions = {
+  createWorker(): WorkerLike;
+  /** Where pyodide.asm.mjs, pyodide.asm.wasm and python_stdlib.zip are served (absolute URL). */
+  indexURL: string;
+  /** Whether SharedArrayBuffer may be shared with the worker (the page is cross-origin isolated). */
+  canInterrupt: boolean;
+  /** How long a KeyboardInterrupt gets before the worker is terminated. */
+  graceMs?: number;
+};
+
+type Live = {
+  worker: WorkerLike;
+  ready: Promise<void>;
+  interrupt: Int32Array | null;
+  onMessage: ((m: WorkerOutbound) => void) | null;
+  onCrash: ((message: string) => void) | null;
+};
+
+const NO_CHANGES = { written: [], deleted: [], removedDirs: [], madeDirs: [] };
+
+export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRuntime {
+  const graceMs = opts.graceMs ?? 1500;
+  let live: Live | null = null;
+  let nextId = 1;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const start = (): Live => {
+    if (live) return live;
+    const worker = opts.createWorker();
+    const interrupt = opts.canInterrupt ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    const l: Live = { worker, interrupt, onMessage: null, onCrash: null, ready: Promise.resolve() };
+    l.ready = new Promise<void>((resolve, reject) => {
+      worker.onmessage = (e) => {
+        const m = e.data;
+        if (m.type === "ready") resolve();
+        else if (m.type === "init-failed") {
+          reject(new Error(`Python could not start: ${m.message}`));
+          stop(l);
+        } else l.onMessage?.(m);
+      };
+      worker.onerror = (e) => {
+        const message = e.message || "the Python worker failed";
+        reject(new Error(`Python could not start: ${message}`));
+        l.onCrash?.(message);
+        stop(l);
+      };
+    });
+    l.ready.catch(() => undefined);
+    worker.postMessage({ type: "init", indexURL: opts.indexURL, interrupt: interrupt ? (interrupt.buffer as SharedArrayBuffer) : undefined });
+    live = l;
+    return l;
+  };
+
+  const stop = (l: Live) => {
+    l.worker.terminate();
+    if (live === l) live = null;
+  };
+
+  const runNow = async (job: PythonJob, ro: PythonRunOptions): Promise<PythonRunOutcome> => {
+    if (ro.signal?.aborted) return { exitCode: 130, changes: NO_CHANGES, stopped: "interrupted" };
+    const l = start();
+    await l.ready;
+    const id = nextId++;
+    if (l.interrupt) Atomics.store(l.interrupt, 0, 0);
+    return new Promise<PythonRunOutcome>((resolve, reject) => {
+      let interrupted = false;
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      const finish = () => {
+        ro.signal?.removeEventListener("abort", onAbort);
+        if (grace !== undefined) clearTimeout(grace);
+        l.onMessage = null;
+        l.onCrash = null;
+      };
+      const kill = () => {
+        finish();
+        stop(l);
+        resolve({ exitCode: 130, changes: NO_CHANGES, stopped: "killed" });
+      };
+      const onAbort = () => {
+        if (!l.interrupt) return kill();
+        interrupted = true;
+        Atomics.store(l.interrupt, 0, SIGINT);
+        grace = setTimeout(kill, graceMs);
+      };
+      l.onMessage = (m) => {
+        if (!("id" in m) || m.id !== id) return;
+        if (m.type === "out") ro.onOutput(m.stream, m.data);
+        else if (m.type === "done") {
+          finish();
+          resolve(interrupted ? { ...m.result, stopped: "interrupted" } : m.result);
+        } else if (m.type === "failed") {
+          finish();
+          reject(new Error(m.message));
+        }
+      };
+      l.onCrash = (message) => {
+        finish();
+        reject(new Error(`the Python worker stopped: ${message}`));
+      };
+      ro.signal?.addEventListener("abort", onAbort, { once: true });
+      l.worker.postMessage({ type: "run", id, job });
+    });
+  };
+
+  return {
+    run(job, ro) {
+      const turn = queue.then(() => runNow(job, ro));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    async version() {
+      const chunks: Uint8Array[] = [];
+      const r = await this.run(
+        { target: { kind: "code", code: "import sys; print('.'.join(map(str, sys.version_info[:3])), end='')" }, argv: ["-c"], cwd: "/", env: {}, stdin: new Uint8Array(), mountPoint: "/workspace", files: [], dirs: [], readOnly: true },
+        { onOutput: (s, d) => s === "stdout" && chunks.push(d) },
+      );
+      if (r.exitCode !== 0) throw new Error("Python did not answer its version");
+      return chunks.map((c) => new TextDecoder().decode(c)).join("");
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The page's side of the Python worker (worker-runtime.ts) over the real worker entry
+ * (worker.ts, bundled as the app bundles it) in a Node worker thread with the real Pyodide:
+ * streamed output, Ctrl-C as KeyboardInterrupt through the interrupt buffer, the hard stop
+ * when there is no interrupt buffer, and a fresh interpreter after it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PythonJob } from "../../lib/runtimes/python/protocol";
+import type { PythonRuntime } from "../../lib/runtimes/python/runtime";
+import { workerPythonRuntime, type WorkerLike } from "../../lib/runtimes/python/worker-runtime";
+import { PYODIDE_INDEX } from "./pyodide-node";
+
+let bundle: string;
+const workers: Worker[] = [];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  // Inside the repository, so the bundle's bare imports (pyodide) resolve from node_modules.
+  fs.mkdirSync(path.resolve("node_modules/.cache"), { recursive: true });
+  const dir = fs.mkdtempSync(path.resolve("node_modules/.cache/tabula-pyworker-"));
+  dirs.push(dir);
+  bundle = path.join(dir, "worker.mjs");
+  // A Node worker thread has parentPort where a Web Worker has self: a two-line shim.
+  const shim = `import { parentPort } from "node:worker_threads";
+globalThis.self = { postMessage: (m, t) => parentPort.postMessage(m, t), set onmessage(f) { parentPort.on("message", (data) => f({ data })); } };`;
+  fs.writeFileSync(path.join(dir, "shim.mjs"), shim);
+  await build({
+    stdin: { contents: `import "./shim.mjs"; import ${JSON.stringify(path.resolve("lib/runtimes/python/worker.ts"))};`, resolveDir: dir, loader: "js" },
+    outfile: bundle,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    packages: "external",
+    logLevel: "error",
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.terminate()));
+  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+});
+
+function nodeWorker(): WorkerLike {
+  const w = new Worker(bundle, { execArgv: [] });
+  workers.push(w);
+  const like: WorkerLike = {
+    postMessage: (m, t) => w.postMessage(m, t as never),
+    terminate: () => void w.terminate(),
+    onmessage: null,
+    onerror: null,
+  };
+  w.on("message", (data) => like.onmessage?.({ data }));
+  w.on("error", (e) => like.onerror?.({ message: e.message }));
+  return like;
+}
+
+const job = (code: string): PythonJob => ({
+  target: { kind: "code", code },
+  argv: ["-c"],
+  cwd: "/workspace",
+  env: {},
+  stdin: new Uint8Array(),
+  mountPoint: "/workspace",
+  files: [{ path: "in.txt", data: new TextEncoder().encode("input\n") }],
+  dirs: [],
+  readOnly: false,
+});
+
+async function runCollect(rt: PythonRuntime, code: string, signal?: AbortSignal, onChunk?: (text: string) => void) {
+  let stdout = "";
+  let stderr = "";
+  const r = await rt.run(job(code), {
+    signal,
+    onOutput: (s, d) => {
+      const text = new TextDecoder().decode(d);
+      if (s === "stdout") stdout += text;
+      else stderr += text;
+      onChunk?.(text);
+    },
+  });
+  return { ...r, stdout, stderr };
+}
+
+describe("the Python worker", () => {
+  it("with an interrupt buffer: output streams while the program runs, and Ctrl-C raises KeyboardInterrupt in it", async () => {
+    const rt = workerPythonRuntime({ createWorker: nodeWorker, indexURL: PYODIDE_INDEX, canInterrupt: true, graceMs: 10_000 });
+    const ok = await runCollect(rt, "print(open('in.txt').read().strip()); open('out.txt', 'w').write('x')");
+    expect(ok).toMatchObject({ exitCode: 0, stdout: "input\n" });
+    expect(ok.changes.written.map((f) => f.path)).toEqual(["out.txt"]);
+
+    const ctl = new AbortController();
+    // Abort once the program has shown it is inside its endless loop: output arrives while it runs.
+    const r = await runCollect(rt, "import time\nprint('looping', flush=True)\ntry:\n    while True: pass\nexcept KeyboardInterrupt:\n    open('partial.txt', 'w').write('cleaned up')\n    raise", ctl.signal, (t) => t.includes("looping") && ctl.abort());
+    expect(r.exitCode).toBe(130);
+    expect(r.stopped).toBe("interrupted");
+    expect(r.stderr).toContain("KeyboardInterrupt");
+    // The program's clean-up ran, and what it wrote is kept.
+    expect(r.changes.written.map((f) => f.path)).toEqual(["partial.txt"]);
+    // The same interpreter goes on.
+    expect(await runCollect(rt, "print('again')")).toMatchObject({ exitCode: 0, stdout: "again\n" });
+  });
+
+  it("without an interrupt buffer: Ctrl-C ends the worker, and the next run starts a fresh interpreter", async () => {
+    const rt = workerPythonRuntime({ createWorker: nodeWorker, indexURL: PYODIDE_INDEX, canInterrupt: false });
+    const ctl = new AbortController();
+    const r = await runCollect(rt, "print('spinning', flush=True)\nwhile True: pass", ctl.signal, (t) => t.includes("spinning") && ctl.abort());
+    expect(r).toMatchObject({ exitCode: 130, stopped: "killed" });
+    expect(r.changes.written).toEqual([]);
+    expect(await runCollect(rt, "import sys; print(sys.version_info[0])")).toMatchObject({ exitCode: 0, stdout: "3\n" });
+  });
+});
