@@ -1,6 +1,7 @@
 "use client";
-import { useMemo, useState } from "react";
-import { formatCost, textOf, type AgentEvent, type AgentSession } from "@/lib/agent";
+import { useEffect, useMemo, useState } from "react";
+import { formatCost, textOf, type AgentSession } from "@/lib/agent";
+import { isBusy } from "@/lib/agent/panel-state";
 import { downloadBytes, safeFileName } from "@/components/common/download";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { useAgent } from "./useAgent";
@@ -13,7 +14,6 @@ import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
 import { MODE_IDS, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
-import { useEffect } from "react";
 import { listBranches } from "@/lib/git";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
@@ -32,6 +32,9 @@ async function exportSession(session: AgentSession, ws: ReturnType<typeof checkp
   downloadBytes(out.bundle, `${safeFileName(session.state.title || "session")}.bundle`);
 }
 
+/** What fills the panel's middle: the conversation, or one of the lists that can take its place. */
+type Pane = "transcript" | "plugins" | "checkpoints" | "sessions";
+
 /** The agent panel: transcript, approvals, composer, model and usage. It renders events and forwards intent. */
 export default function AgentPanel(props: {
   ws: WorkspaceState;
@@ -47,19 +50,18 @@ export default function AgentPanel(props: {
   const agent = useAgent(props.ws);
   const { session, live } = agent;
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [historyOpen, setHistoryOpen] = useState(false);
+  const [pane, setPane] = useState<Pane>("transcript");
+  const togglePane = (p: Pane) => setPane((cur) => (cur === p ? "transcript" : p));
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [reviewBase, setReviewBase] = useState("");
-  const [allCheckpointsOpen, setAllCheckpointsOpen] = useState(false);
   const [draft, setDraft] = useState<{ text: string; nonce: number }>();
   const [timelineError, setTimelineError] = useState<string>();
   const [exporting, setExporting] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
-  const [pluginsOpen, setPluginsOpen] = useState(false);
   const plugins = usePlugins(props.ws, session, agent.settings);
   // Every run waits for the session's plugins: their guards must be in place before its first call.
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
-  const tl = useTimeline(props.ws, session, agent.version);
+  const tl = useTimeline(props.ws, session, live.revision);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
@@ -72,13 +74,13 @@ export default function AgentPanel(props: {
   const prompts = useMemo(
     () => (session ? session.state.messages.filter((m) => m.role === "user" && (m.kind ?? "prompt") === "prompt").map(textOf) : []),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [session, agent.version],
+    [session, live.revision],
   );
 
   const review = useMemo(
     () => (session ? reviewFromMessages(session.state.messages) : { findings: [] }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [session, agent.version],
+    [session, live.revision],
   );
   const { onReview } = props;
   useEffect(() => {
@@ -88,7 +90,8 @@ export default function AgentPanel(props: {
   if (agent.error && !session) return <div className="agent-panel"><div className="banner error" role="alert">{agent.error}</div></div>;
   if (!session) return <div className="agent-panel muted" style={{ padding: 12 }}>Starting the agent…</div>;
 
-  const pending = session.state.pending;
+  const { phase } = live;
+  const running = isBusy(phase);
   const usage = session.state.usage;
   const tokens = usage.inputTokens + usage.outputTokens;
 
@@ -98,20 +101,20 @@ export default function AgentPanel(props: {
         <strong className="agent-title" title={session.state.title}>{session.state.title || "New session"}</strong>
         <span className="spacer" />
 
-        <button onClick={() => setPluginsOpen(!pluginsOpen)} aria-pressed={pluginsOpen} title="Plugins: tools, hooks, commands">
+        <button onClick={() => togglePane("plugins")} aria-pressed={pane === "plugins"} title="Plugins: tools, hooks, commands">
           Plugins
         </button>
-        <button onClick={() => setHistoryOpen(!historyOpen)} aria-pressed={historyOpen} title="Sessions of this workspace">
+        <button onClick={() => togglePane("sessions")} aria-pressed={pane === "sessions"} title="Sessions of this workspace">
           History
         </button>
         <button onClick={() => void agent.newSession()} title="Start a new session">
           New
         </button>
-        <button disabled={session.state.running || props.readOnly} onClick={() => setShareOpen(true)} title="Publish a read-only link to this session (you see exactly what is shared first)">
+        <button disabled={running || props.readOnly} onClick={() => setShareOpen(true)} title="Publish a read-only link to this session (you see exactly what is shared first)">
           Share
         </button>
         <button
-          disabled={session.state.running || exporting}
+          disabled={running || exporting}
           onClick={() => {
             setExporting(true);
             exportSession(session, checkpointWs)
@@ -132,7 +135,7 @@ export default function AgentPanel(props: {
           ⚙
         </button>
       </div>
-      {optionsOpen && <AgentSettings session={session} onChange={agent.bump} />}
+      {optionsOpen && <AgentSettings session={session} />}
       <div className="agent-meter" data-testid="usage-meter">
         <span data-testid="model-label">{agent.modelLabel}</span>
         <span className="spacer" />
@@ -145,12 +148,12 @@ export default function AgentPanel(props: {
         ticks={tl.ticks}
         selected={tl.selected}
         onSelect={(i) => {
-          setAllCheckpointsOpen(false);
+          setPane((cur) => (cur === "checkpoints" ? "transcript" : cur));
           tl.select(i);
         }}
         onSavePoint={tl.savePoint}
-        onHistory={() => setAllCheckpointsOpen(!allCheckpointsOpen)}
-        historyOpen={allCheckpointsOpen}
+        onHistory={() => togglePane("checkpoints")}
+        historyOpen={pane === "checkpoints"}
         disabled={props.readOnly}
       />
       <TrustBanner trust={plugins.trust} onTrust={plugins.trustWorkspace} onStayRestricted={plugins.stayRestricted} onRevoke={plugins.revokeTrust} onAccept={plugins.acceptChanges} />
@@ -159,7 +162,7 @@ export default function AgentPanel(props: {
           Restored {tl.lastRestore.choice === "both" ? "files and conversation" : tl.lastRestore.choice} to {tickText(tl.lastRestore.tick)}
           {tl.lastRestore.choice !== "conversation" ? ` (${tl.lastRestore.changed.length} file${tl.lastRestore.changed.length === 1 ? "" : "s"} changed)` : ""}.{" "}
           <button
-            disabled={tl.busy || session.state.running}
+            disabled={tl.busy || running}
             onClick={() =>
               void tl.undo().catch((e: Error) => setTimelineError(`Undo failed, nothing was changed: ${e.message}`))
             }
@@ -179,13 +182,13 @@ export default function AgentPanel(props: {
           </button>
         </div>
       )}
-      {tl.tick && !allCheckpointsOpen && (
+      {tl.tick && pane !== "checkpoints" && (
         <TimelinePreview
           tick={tl.tick}
           preview={tl.preview}
           error={tl.previewError}
           laterMessages={tl.dimFrom === undefined ? 0 : Math.max(0, session.state.messages.length - tl.dimFrom)}
-          running={session.state.running}
+          running={running}
           busy={tl.busy}
           readOnly={props.readOnly}
           changesSince={(a, b) => tl.timeline.changesBetween(a, b)}
@@ -207,7 +210,7 @@ export default function AgentPanel(props: {
           onPin={tl.tick.kind === "save" ? (pinned) => tl.pin(tl.tick!.ref, pinned) : undefined}
         />
       )}
-      {pluginsOpen ? (
+      {pane === "plugins" ? (
         <PluginsPanel
           statuses={plugins.statuses}
           logs={plugins.logs}
@@ -224,25 +227,25 @@ export default function AgentPanel(props: {
           onUninstall={plugins.uninstall}
           onReload={plugins.reload}
         />
-      ) : allCheckpointsOpen ? (
+      ) : pane === "checkpoints" ? (
         <WorkspaceHistory
           ws={checkpointWs}
           sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.state.title }])}
           currentSessionId={session.id}
           readOnly={props.readOnly}
           onOpen={async (e) => {
-            setAllCheckpointsOpen(false);
+            setPane("transcript");
             if (e.sessionId !== session.id) await agent.openSession(e.sessionId);
             tl.selectRef(e.ref);
           }}
         />
-      ) : historyOpen ? (
+      ) : pane === "sessions" ? (
         <SessionHistory
           sessions={agent.history}
           currentId={session.id}
           onOpen={async (id) => {
             await agent.openSession(id);
-            setHistoryOpen(false);
+            setPane("transcript");
           }}
           onDelete={(id) => void agent.deleteSession(id)}
         />
@@ -250,7 +253,6 @@ export default function AgentPanel(props: {
         <Transcript
           session={session}
           live={live}
-          version={agent.version}
           onOpenFile={props.openFile}
           onOpenDiff={props.openEditDiff}
           onPlanDecision={(d) => {
@@ -267,7 +269,7 @@ export default function AgentPanel(props: {
           dimFrom={tl.dimFrom}
         />
       )}
-      {session.state.mode === "review" && !session.state.running && (
+      {session.state.mode === "review" && !running && (
         <div className="row" style={{ padding: "4px 8px" }}>
           <button
             onClick={() => {
@@ -291,8 +293,8 @@ export default function AgentPanel(props: {
       )}
       {(review.findings.length > 0 || review.verdict) && <ReviewPanel review={review} onOpen={props.openAt} />}
       <div className="agent-pending">
-        {pending.approvals.map((e) =>
-          e.type === "approval-requested" ? (
+        {phase.kind === "awaitingApproval" &&
+          phase.approvals.map((e) => (
             <ApprovalCard
               key={e.approvalId}
               event={e}
@@ -300,15 +302,12 @@ export default function AgentPanel(props: {
               onReject={(feedback) => session.reject(e.approvalId, feedback)}
               onOpenDiff={props.openFile}
             />
-          ) : null,
-        )}
-        {pending.questions.map((e: AgentEvent) =>
-          e.type === "question-asked" ? <QuestionCard key={e.questionId} event={e} onAnswer={(t) => session.answer(e.questionId, t)} /> : null,
-        )}
+          ))}
+        {phase.kind === "awaitingAnswer" && phase.questions.map((e) => <QuestionCard key={e.questionId} event={e} onAnswer={(t) => session.answer(e.questionId, t)} />)}
       </div>
       {props.readOnly && <div className="banner">This tab is read-only: the agent runs in the tab that edits this workspace.</div>}
       <Composer
-        running={session.state.running}
+        running={running}
         disabled={props.readOnly}
         history={prompts}
         commands={session.extensions.slashCommands}

@@ -2,15 +2,17 @@
 import { useState } from "react";
 import type { AgentSession } from "@/lib/agent";
 
-/** Per-session approval policy and budget: what runs without asking, and the most the session may spend. */
-export function AgentSettings(props: { session: AgentSession; onChange: () => void }) {
+/**
+ * Per-session approval policy and budget: what runs without asking, and the most the session may
+ * spend. Each change is announced by the session (session-updated), which re-renders the panel.
+ */
+export function AgentSettings(props: { session: AgentSession }) {
   const { session } = props;
   const a = session.state.approvals;
   const [budget, setBudget] = useState(session.state.budgetUsd === undefined ? "" : String(session.state.budgetUsd));
   const [error, setError] = useState<string>();
   const toggle = (key: "read" | "edit" | "command", value: boolean) => {
     session.configure({ approvals: { autoApprove: { [key]: value } } });
-    props.onChange();
   };
   return (
     <div className="agent-settings" role="group" aria-label="Session settings">
@@ -33,7 +35,6 @@ export function AgentSettings(props: { session: AgentSession; onChange: () => vo
                 aria-label={`Stop allowing ${p}`}
                 onClick={() => {
                   session.configure({ approvals: { allowedCommandPrefixes: a.allowedCommandPrefixes.filter((x) => x !== p) } });
-                  props.onChange();
                 }}
               >
                 ×
@@ -56,7 +57,6 @@ export function AgentSettings(props: { session: AgentSession; onChange: () => vo
               try {
                 session.configure({ budgetUsd: budget.trim() === "" ? undefined : Number(budget) });
                 setError(undefined);
-                props.onChange();
               } catch (e) {
                 setError((e as Error).message);
               }

@@ -1,7 +1,7 @@
 "use client";
 import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
 import { textOf, toolCallsOf, type AgentMessage, type ToolResultPart, type AgentSession } from "@/lib/agent";
-import type { LiveState } from "./useAgent";
+import { isBusy, type PanelState } from "@/lib/agent/panel-state";
 import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
 import { PlanCard, type PlanDecision } from "./PlanCard";
@@ -10,8 +10,7 @@ import type { Plan } from "@/lib/modes";
 /** The conversation: prompts, streamed markdown, tool rows, and the run's notices (checkpoints, retries, errors). */
 export function Transcript(props: {
   session: AgentSession;
-  live: LiveState;
-  version: number;
+  live: PanelState;
   onOpenFile: (path: string) => void;
   onOpenDiff: (path: string, unifiedDiff: string) => void;
   onPlanDecision: (d: PlanDecision) => void;
@@ -22,11 +21,12 @@ export function Transcript(props: {
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string; restore: boolean }>();
   const { session, live } = props;
+  const running = isBusy(live.phase);
   const end = useRef<HTMLDivElement>(null);
   // Braces matter: newer Chromium returns a Promise from scrollIntoView, which React would take for a cleanup.
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
-  }, [props.version]);
+  }, [live.revision]);
 
   const results = new Map<string, ToolResultPart>();
   for (const m of session.state.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);
@@ -68,7 +68,7 @@ export function Transcript(props: {
             <div className="row">
               <button
                 className="primary"
-                disabled={!editing.text.trim() || session.state.running}
+                disabled={!editing.text.trim() || running}
                 onClick={() => {
                   props.onEditResend(m.id, editing.text.trim(), editing.restore);
                   setEditing(undefined);
@@ -83,7 +83,7 @@ export function Transcript(props: {
       return (
         <div key={m.id} className={`msg user ${m.kind ?? "prompt"}`} data-run={m.run}>
           {m.kind === "summary" ? <Markdown text={textOf(m)} /> : textOf(m)}
-          {isPrompt && !session.state.running && (
+          {isPrompt && !running && (
             <span className="msg-actions">
               <button className="link" onClick={() => setEditing({ id: m.id, text: textOf(m), restore: false })} title="Edit this prompt and run again from here">
                 Edit
@@ -104,7 +104,7 @@ export function Transcript(props: {
           {m.interrupted && <div className="muted">(stopped)</div>}
           {toolCallsOf(m).map((c) =>
             c.toolName === "submit_plan" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
-              <PlanCard key={c.toolCallId} plan={c.input as Plan} disabled={session.state.running} onDecide={props.onPlanDecision} />
+              <PlanCard key={c.toolCallId} plan={c.input as Plan} disabled={running} onDecide={props.onPlanDecision} />
             ) : c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
               <div key={c.toolCallId} className="completion" data-testid="completion">
                 <div className="muted">Completed</div>

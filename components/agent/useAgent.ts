@@ -1,7 +1,8 @@
 "use client";
 import { browserGitTransport } from "@/components/scm/git-transport";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { createBrowserAgentDeps, type AgentEvent, type AgentMode, type AgentSession } from "@/lib/agent";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { createBrowserAgentDeps, type AgentMode, type AgentSession } from "@/lib/agent";
+import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
 import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
@@ -10,19 +11,10 @@ import { lightningFsName } from "@/lib/fs/lightning";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 
-export interface LiveState {
-  /** Assistant text being streamed, by message id (replaced by the message when it is added). */
-  streaming: Map<string, string>;
-  /** Tool calls started and not finished yet, by call id. */
-  runningTools: Map<string, AgentEvent & { type: "tool-call-started" }>;
-  lastError?: string;
-  /** Events of the run so far that the transcript shows inline (checkpoints, retries, errors). */
-  notices: AgentEvent[];
-}
-
 /**
  * One agent session for the open workspace: created (or resumed from IndexedDB) once, persisted
- * on every change, re-rendered on every event. Keys stay in the provider settings (this origin's
+ * on every change, re-rendered on every event (its live state is `lib/agent/panel-state.ts`'s
+ * reducer, read through a store). Keys stay in the provider settings (this origin's
  * storage) and never reach the session, its events or its saved form.
  */
 export function useAgent(ws: WorkspaceState) {
@@ -33,9 +25,9 @@ export function useAgent(ws: WorkspaceState) {
     [ws.wsfs, ws.meta.id],
   );
   const [session, setSession] = useState<AgentSession>();
-  const [version, setVersion] = useState(0);
   const [history, setHistory] = useState<SessionMeta[]>([]);
-  const live = useRef<LiveState>({ streaming: new Map(), runningTools: new Map(), notices: [] });
+  const panel = useMemo(() => new PanelStore(), []);
+  const live = useSyncExternalStore(panel.subscribe, panel.getSnapshot, panel.getSnapshot);
   const [error, setError] = useState<string>();
   const [modelLabel, setModelLabel] = useState("");
 
@@ -83,41 +75,14 @@ export function useAgent(ws: WorkspaceState) {
   const wsRef = useRef(ws);
   wsRef.current = ws;
 
-  // Subscribe, autosave, and notify when the run waits for the user in a hidden tab.
+  // Follow, autosave, and act on what the events mean outside the panel: notify when the run
+  // waits for the user in a hidden tab, describe the model of a new mode, refresh when a run ends.
   useEffect(() => {
     if (!session) return;
-    live.current = { streaming: new Map(), runningTools: new Map(), notices: [] };
+    const unfollow = panel.follow(session);
     const autosave = attachAutosave(session, store, { onError: (e) => setError(`Could not save the session: ${(e as Error).message}`) });
     const off = session.subscribe((e) => {
-      const l = live.current;
       switch (e.type) {
-        case "run-started":
-          l.notices = [];
-          l.lastError = undefined;
-          break;
-        case "text-delta":
-          l.streaming.set(e.messageId, (l.streaming.get(e.messageId) ?? "") + e.delta);
-          break;
-        case "message-added":
-          l.streaming.delete(e.message.id);
-          break;
-        case "tool-call-started":
-          l.runningTools.set(e.toolCallId, e);
-          break;
-        case "tool-call-finished":
-          l.runningTools.delete(e.toolCallId);
-          break;
-        case "error":
-          l.lastError = e.message;
-          l.notices.push(e);
-          break;
-        case "retry":
-        case "checkpoint-created":
-        case "hook-error":
-        case "compaction":
-        case "files-restored":
-          l.notices.push(e);
-          break;
         case "approval-requested":
         case "question-asked":
           if (typeof document !== "undefined" && document.hidden && "Notification" in window && Notification.permission === "granted") {
@@ -128,21 +93,19 @@ export function useAgent(ws: WorkspaceState) {
           void describeModel(e.to);
           break;
         case "run-finished":
-          l.streaming.clear();
-          l.runningTools.clear();
           void refreshHistory();
           void wsRef.current.refresh();
           break;
       }
-      setVersion((v) => v + 1);
     });
     return () => {
       session.close(); // tells plugins' SessionShutdown hooks
       off();
+      unfollow();
       void autosave.flush();
       autosave.detach();
     };
-  }, [session, store, refreshHistory, describeModel]);
+  }, [session, store, panel, refreshHistory, describeModel]);
 
   useEffect(() => {
     if (session) void describeModel(session.state.mode);
@@ -185,7 +148,6 @@ export function useAgent(ws: WorkspaceState) {
     await settings.load();
     session?.configure({ model: settings.modelSource(), prices: await settings.prices() });
     if (session) await describeModel(session.state.mode);
-    setVersion((v) => v + 1);
   }, [session, settings, describeModel]);
 
   /** Start a new session from the conversation up to `messageId` (the original stays as it was). */
@@ -214,11 +176,9 @@ export function useAgent(ws: WorkspaceState) {
     [session, ws],
   );
 
-  const bump = useCallback(() => setVersion((v) => v + 1), []);
-
   const setMode = useCallback((mode: AgentMode) => session?.setMode(mode), [session]);
 
-  return { session, version, modelLabel, fork, editAndResend, bump, live: live.current, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  return { session, live, modelLabel, fork, editAndResend, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;
