@@ -76,8 +76,7 @@ export function surfacePolicy(onSurface: (mode: AgentMode, name: string) => bool
       if (onSurface(mode, call.name)) return { action: "allow" };
       return { action: "deny", reason: `The tool "${call.name}" is not available in ${label(mode)} mode, so the call was refused. Use the tools offered in this mode.` };
     },
-    decide(call, mode, settings, commands) {
-      if (!onSurface(mode, call.name)) return this.admit(call, mode) as PolicyDecision;
+    decide(call, _mode, settings, commands) {
       let category: ApprovalCategory = "edit";
       try {
         if (call.tool) category = callApproval(call.tool as ToolDefinition, call.input);

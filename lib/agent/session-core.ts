@@ -4,7 +4,10 @@
  * in progress. The session's collaborators (run loop, tool pipeline, interactions, history,
  * slash commands, policies) each get this object; only `AgentSession` is public.
  */
+import { modeLabel as profileLabel, shellIsReadOnly } from "../modes/profiles";
+import type { ToolPolicy } from "../modes/policy";
 import type { ToolDefinition } from "../tools/define";
+import { surfacePolicy } from "./approvals";
 import { builtinTools } from "../tools/index";
 import { compactionBuilder, type CompactionState, type MessageBuilder } from "./compaction";
 import { DEFAULT_RETRY, type RetryOptions } from "./errors";
@@ -73,6 +76,8 @@ export class SessionCore {
   prices: PriceTable;
   tools: ToolDefinition[];
   surface: ToolSurface;
+  /** Which calls run, ask or are refused. */
+  readonly policy: ToolPolicy;
   builders: MessageBuilder[];
   readonly extraRules = new Map<string, RuleSource>();
 
@@ -98,6 +103,12 @@ export class SessionCore {
     this.modelSource = options.model;
     this.tools = options.tools ?? builtinTools();
     this.surface = options.surface ?? ALL_TOOLS_SURFACE;
+    this.policy =
+      options.policy ??
+      surfacePolicy(
+        (mode, name) => this.surface(mode, this.tools).some((t) => t.name === name),
+        (mode) => this.modeLabel(mode),
+      );
     this.builders = options.messageBuilders ?? [compactionBuilder()];
     this.prices = options.prices ?? {};
     this.budgetUsd = options.budgetUsd;
@@ -178,9 +189,9 @@ export class SessionCore {
     this.emit({ type: "session-updated", what: "settings" });
   }
 
-  /** The name of a mode as the user and the model read it. */
+  /** The name of a mode as the user and the model read it (default: the mode profile's label). */
   modeLabel(mode: AgentMode = this.mode): string {
-    return (this.opts.modeLabel ?? defaultModeLabel)(mode);
+    return (this.opts.modeLabel ?? profileLabel)(mode);
   }
 
   /** The tools offered in the current mode. */
@@ -189,7 +200,7 @@ export class SessionCore {
   }
 
   isReadOnlyMode(): boolean {
-    return (this.opts.isReadOnlyMode ?? ((m: AgentMode) => m !== "act"))(this.mode);
+    return (this.opts.isReadOnlyMode ?? shellIsReadOnly)(this.mode);
   }
 
   // ---- helpers ------------------------------------------------------------------------------
@@ -229,10 +240,6 @@ function mergeApprovals(base: ApprovalSettings, patch: ApprovalSettingsPatch | u
   };
 }
 
-/** Without the mode profiles (bare sessions in tests): the mode's own name, capitalised. */
-function defaultModeLabel(mode: AgentMode): string {
-  return mode.charAt(0).toUpperCase() + mode.slice(1);
-}
 
 export function clone<T>(v: T): T {
   return typeof structuredClone === "function" ? structuredClone(v) : (JSON.parse(JSON.stringify(v)) as T);

@@ -2,6 +2,7 @@
  * The types of a session's options, its persisted form and its read-only state (./session.ts
  * re-exports them).
  */
+import type { ToolPolicy } from "../modes/policy";
 import type { ToolDefinition, ToolLimits } from "../tools/define";
 import type { CompactionState, MessageBuilder } from "./compaction";
 import type { RetryOptions } from "./errors";
@@ -88,6 +89,12 @@ export type AgentSessionOptions = {
   tools?: ToolDefinition[];
   /** Default: every tool in every mode. */
   surface?: ToolSurface;
+  /**
+   * Which calls run, ask or are refused (lib/modes/policy.ts). Default: a tool off the surface
+   * is refused, the rest is decided by the approval settings (`surfacePolicy`); the app's
+   * sessions use the mode profiles' table (lib/modes).
+   */
+  policy?: ToolPolicy;
   /** Share one registry between sessions (plugins register once); default: a new one. */
   hooks?: HookRegistry;
   /** Default: [compactionBuilder()]. */
@@ -112,7 +119,7 @@ export type AgentSessionOptions = {
   checkpointRunEnd?: boolean;
   /** Refuse to run mutating tools when the run's checkpoint failed (default true). */
   requireCheckpoint?: boolean;
-  /** Modes whose worktree is read-only: tools get a read-only workspace and shell (default plan, review). */
+  /** Modes whose worktree is read-only: tools get a read-only workspace and shell (default: the mode profiles'). */
   isReadOnlyMode?: (mode: AgentMode) => boolean;
   /** The mode's name in messages to the model and the user (the mode profiles' label). */
   modeLabel?: (mode: AgentMode) => string;

@@ -2,9 +2,10 @@
  * One tool call, from the model's arguments to the result the model reads. Prepare, then
  * execute (as Cline's prepareToolExecution → executePreparedTool):
  *
- *   prepare:  resolve (known? on the mode's surface?) → validate (JSON, zod) → beforeTool hooks
- *             (the mode guard, plugins, then the session's policies: loop guard, checkpoint
- *             wait) → plan (diff, commands) → decide (auto-approved, or ask the user)
+ *   prepare:  resolve (a known tool?) → validate (JSON, zod) → admit (the policy: may it run at
+ *             all in this mode?) → beforeTool hooks (plugins, then the session's own: loop guard,
+ *             checkpoint wait) → plan (diff, commands) → decide (the policy: allow, ask the user,
+ *             or deny)
  *   execute:  the tool → afterTool hooks
  *
  * Each step either lets the call go on (returns undefined) or halts it with its outcome; the
@@ -13,7 +14,7 @@
 import { z } from "zod";
 import { callApproval, callEffects, DEFAULT_TOOL_LIMITS, isToolResult, type ApprovalCategory, type ToolContext, type ToolDefinition, type ToolPlan, type ToolResult } from "../tools/define";
 import { headTail } from "../tools/util";
-import { isAutoApproved, suggestPrefix } from "./approvals";
+import { suggestPrefix } from "./approvals";
 import { abortError } from "./errors";
 import type { AfterToolDecision, BeforeToolDecision } from "./hooks";
 import type { Interactions } from "./interactions";
@@ -82,24 +83,31 @@ export class ToolPipeline {
   }
 
   private async prepare(c: Call): Promise<CallOutcome | undefined> {
-    return this.resolve(c) ?? this.validate(c) ?? (await this.beforeTool(c)) ?? (await this.planCall(c)) ?? (await this.decide(c));
+    return this.resolve(c) ?? this.validate(c) ?? (await this.admit(c)) ?? (await this.beforeTool(c)) ?? (await this.planCall(c)) ?? (await this.decide(c));
   }
 
-  /**
-   * The tool exists and the current mode offers it: the one place a call meets the mode's tool
-   * surface (the approval policy is met in `decide`).
-   */
+  /** The tool exists (whether the mode offers it is the policy's to say, in `admit`). */
   private resolve(c: Call): CallOutcome | undefined {
-    const mode = this.core.mode;
     if (!c.tool) {
       const names = this.core.surfaceTools().map((t) => t.name);
       return this.finish(c, "error", { output: `Unknown tool "${c.call.toolName}". Available tools: ${names.join(", ")}.`, isError: true, summary: `Unknown tool ${c.call.toolName}` });
     }
-    if (!this.core.surfaceTools().some((t) => t.name === c.tool!.name)) {
-      const reason = `The tool "${c.tool.name}" is not available in ${this.core.modeLabel(mode)} mode, so the call was refused. Use the tools offered in this mode.`;
-      return this.finish(c, "blocked", { output: reason, isError: true, summary: `Not available in ${this.core.modeLabel(mode)} mode` }, { blockedByPolicy: true, blockReason: reason });
-    }
     return undefined;
+  }
+
+  /**
+   * The policy's first word, before any hook, plan or question: may this call run at all in the
+   * current mode (on its surface; in Plan, no edit and no writing command)? The one place a call
+   * meets the mode's rules; a deny goes back to the model with its reason.
+   */
+  private async admit(c: Call): Promise<CallOutcome | undefined> {
+    const d = await this.core.policy.admit({ name: c.call.toolName, input: c.input, tool: c.tool }, this.core.mode);
+    return d.action === "deny" ? this.blocked(c, d.reason) : undefined;
+  }
+
+  private blocked(c: Call, why: string | undefined): CallOutcome {
+    const reason = why ?? `${c.call.toolName} is not available in ${this.core.modeLabel()} mode.`;
+    return this.finish(c, "blocked", { output: reason, isError: true, summary: `Blocked: ${firstLine(reason)}` }, { blockedByPolicy: true, blockReason: reason });
   }
 
   /** The arguments are JSON and match the tool's schema (the zod error goes back to the model). */
@@ -130,6 +138,7 @@ export class ToolPipeline {
     const tool = c.tool!;
     let decision: BeforeToolDecision | undefined;
     let invalidRewrite: string | undefined;
+    let rewritten = false;
     const failure = await this.core.chain.runChain<unknown, BeforeToolDecision>(
       "beforeTool",
       () => ({ snapshot: this.core.snapshot(c.state), tool, toolCall: { id: c.call.toolCallId, name: c.call.toolName }, input: c.input }),
@@ -146,6 +155,7 @@ export class ToolPipeline {
             return true;
           }
           c.input = again.data;
+          rewritten = true;
         }
         return false;
       },
@@ -160,7 +170,8 @@ export class ToolPipeline {
     if (invalidRewrite !== undefined) {
       return this.finish(c, "error", { output: `A hook rewrote the arguments of ${tool.name} into invalid ones:\n${invalidRewrite}`, isError: true, summary: "Invalid arguments after a hook" });
     }
-    if (!decision) return undefined;
+    // New arguments meet the policy again (a plugin cannot turn a read into a write in Plan).
+    if (!decision) return rewritten ? this.admit(c) : undefined;
     const reason = decision.reason!;
     const end: BatchEnd | undefined = decision.stop ? { kind: "stopped", reason } : undefined;
     if (decision.outcome) {
@@ -191,14 +202,16 @@ export class ToolPipeline {
   }
 
   /**
-   * Decide: run at once when the approval settings allow this call, otherwise ask the user. The
-   * one place the session consults the approval policy (lib/agent/approvals.ts).
+   * Decide, once the call is planned: the policy allows it (run) or asks the user, who sees the
+   * plan's diff or commands (a policy may also deny here).
    */
   private async decide(c: Call): Promise<CallOutcome | undefined> {
     const tool = c.tool!;
     const category = callApproval(tool, c.input);
     const commands = c.plan?.preview.kind === "command" ? c.plan.preview.commands : undefined;
-    if (isAutoApproved(category, this.core.approvals, commands)) return undefined;
+    const d = this.core.policy.decide({ name: tool.name, input: c.input, tool }, this.core.mode, this.core.approvals, commands);
+    if (d.action === "deny") return this.blocked(c, d.reason);
+    if (d.action === "allow") return undefined;
     const answer = await this.interactions.requestApproval(c.state, {
       kind: "tool",
       toolCallId: c.call.toolCallId,

@@ -1,7 +1,8 @@
 /**
- * The mode guard: the mode's rules of the policy table (policy-table.ts) applied in the loop's
- * `beforeTool`, first of all hooks, so a call the mode forbids (an edit or a writing command in
- * Plan) is refused before any plugin sees it and before anyone is asked.
+ * The mode's rules of the policy table (policy-table.ts) as a plain guard function and as a
+ * `beforeTool` hook registration, for code that checks calls outside a session's tool pipeline
+ * (a session made with lib/modes asks `modePolicy.admit` itself, before any hook, so it needs
+ * neither). Same table, same reasons: an edit or a writing command in Plan is refused.
  *
  * Framework-free.
  */

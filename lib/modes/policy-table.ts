@@ -160,8 +160,8 @@ async function commandGuardLoaded(): Promise<void> {
 
 /**
  * The mode profiles' policy, for a session: admits what the mode's rules admit (loading the
- * command parser first when a read-only mode has commands to check), and decides the rest with
- * the approval rules and the user's choices.
+ * command parser first when a read-only mode has commands to check), and decides an admitted
+ * call with the approval rules and the user's choices (prefixes against the plan's commands only).
  */
 export const modePolicy: ToolPolicy = {
   async admit(call, mode) {
@@ -169,9 +169,7 @@ export const modePolicy: ToolPolicy = {
     if (c.commands?.length && MODE_PROFILES[mode]?.worktree === "read-only") await commandGuardLoaded();
     return admit(c, mode);
   },
-  decide(call, mode, settings, commands) {
-    const admitted = admit(policyCall(call), mode);
-    if (admitted.action === "deny") return admitted;
+  decide(call, _mode, settings, commands) {
     return evaluate(approvalRules(settings), policyCall(call, commands ?? []));
   },
 };

@@ -77,10 +77,12 @@ export type GuardedCall = {
 
 /**
  * What a session asks of its policy, at two points of a call's way:
- *   admit    after the arguments are valid, before any hook, plan or question: may the call run
- *            at all in this mode? A deny refuses it (the reason goes to the model).
- *   decide   once it is planned: allow (run), ask (the user approves) or deny; `commands` are the
- *            ones its plan shows the user, which "always allow" prefixes are matched against.
+ *   admit    after the arguments are valid, before any hook, plan or question (and again if a
+ *            hook rewrites them): may the call run at all in this mode? A deny refuses it (the
+ *            reason goes to the model).
+ *   decide   once an admitted call is planned: allow (run) or ask (the user approves); `commands`
+ *            are the ones its plan shows the user, which "always allow" prefixes are matched
+ *            against. (It may deny too, for a policy that needs to see the plan.)
  * Both are read per call, so a mode switch mid-run applies to the very next call.
  */
 export interface ToolPolicy {

@@ -1,6 +1,7 @@
 /**
- * Wiring a session to the mode profiles: the tool list, the prompt preamble, the read-only
- * workspace and shell, and the guards all come from the one profile of the current mode.
+ * Wiring a session to the mode profiles: the tool list, the policy (the surface and what each
+ * call may do: policy-table.ts), the prompt preamble, the read-only workspace and shell, and
+ * the labels all come from the one profile of the current mode.
  * Framework-free: the browser panel and Node tests call the same functions. The app makes its
  * sessions with `createModedSession` and `forkModedSession`, so no view can forget the guard.
  */
@@ -8,28 +9,27 @@ import { builtinTools } from "../tools";
 import { AgentSession, type AgentSessionOptions, type SessionData } from "../agent/session";
 import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
-import { modeOutputHooks, modeProfile, modeSwitchNotice, shellIsReadOnly } from "./profiles";
-import { systemPromptPreamble, toolsOnSurface } from "./policy-table";
-import { modeGuardHooks } from "./policy-guard";
+import { modeLabel, modeOutputHooks, modeSwitchNotice, shellIsReadOnly } from "./profiles";
+import { modePolicy, systemPromptPreamble, toolsOnSurface } from "./policy-table";
 import { modeTools } from "./tools";
 
-export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "modePreamble" | "isReadOnlyMode" | "modeLabel"> {
+export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "policy" | "modePreamble" | "isReadOnlyMode" | "modeLabel"> {
   return {
-    modeLabel: (mode) => modeProfile(mode).label,
+    modeLabel,
     tools: [...builtinTools(), ...modeTools()],
     surface: toolsOnSurface,
+    policy: modePolicy,
     modePreamble: systemPromptPreamble,
     isReadOnlyMode: shellIsReadOnly,
   };
 }
 
 /**
- * The mode guard runs first in beforeTool (before plugins, approvals and the call); the output
- * nudge after the model; and a switch of mode is announced to the model in its next request
- * (the guard already applied it to the very next tool call).
+ * The mode's hooks: the output nudge after the model, and a switch of mode announced to the
+ * model in its next request (the policy already applies it to the very next tool call, before
+ * any hook).
  */
 export function installModeHooks(session: AgentSession): () => void {
-  const offGuard = session.hooks.register(modeGuardHooks(() => session.state.mode));
   const offOutput = session.hooks.register(modeOutputHooks(() => session.state.mode));
   let switched: { from: AgentMode; to: AgentMode } | undefined;
   const offEvents = session.subscribe((e) => {
@@ -46,7 +46,6 @@ export function installModeHooks(session: AgentSession): () => void {
     },
   });
   return () => {
-    offGuard();
     offOutput();
     offEvents();
     offBuilder();
@@ -64,8 +63,8 @@ export function createModedSession(options: ModedOptions, data?: SessionData): A
 }
 
 /**
- * A fork of `session` from `messageId`, with a hook registry of its own (its guard must read the
- * fork's mode, not the original's) and its mode hooks installed.
+ * A fork of `session` from `messageId` (the policy comes with its options), with a hook registry
+ * of its own (its hooks must read the fork's mode, not the original's) and its mode hooks installed.
  */
 export function forkModedSession(session: AgentSession, messageId: string): AgentSession {
   const forked = session.fork(messageId, { hooks: new HookRegistry() });

@@ -231,13 +231,13 @@ describe("modePolicy: what a session asks", () => {
     expect((await modePolicy.admit(guarded("run_commands", { commands: "cat f" }), "plan")).action).toBe("allow");
   });
 
-  it("decide matches prefixes against the plan's commands only, and keeps the mode's deny", () => {
+  it("decide (of an admitted call) matches prefixes against the plan's commands only", () => {
     const prefixes: ApprovalSettings = { ...DEFAULT_APPROVALS, allowedCommandPrefixes: ["ls"] };
     const shellCall = guarded("run_commands", { commands: "ls" });
     expect(modePolicy.decide(shellCall, "act", prefixes, ["ls"]).action).toBe("allow");
     // No preview commands: no prefix can match (as before the table).
     expect(modePolicy.decide(shellCall, "act", prefixes).action).toBe("ask");
-    expect(modePolicy.decide(guarded("editor", { command: "create", path: "a", file_text: "x" }), "plan", everything).action).toBe("deny");
+    expect(modePolicy.decide(guarded("editor", { command: "create", path: "a", file_text: "x" }), "act", DEFAULT_APPROVALS).action).toBe("ask");
     expect(modePolicy.decide(guarded("read_files", { paths: ["a"] }), "plan", DEFAULT_APPROVALS).action).toBe("allow");
   });
 });
@@ -252,7 +252,6 @@ describe("surfacePolicy: a session without the mode profiles", () => {
     expect(await policy.admit(e, "plan")).toEqual({ action: "deny", reason: 'The tool "editor" is not available in PLAN mode, so the call was refused. Use the tools offered in this mode.' });
     expect(policy.decide(e, "act", DEFAULT_APPROVALS).action).toBe("ask");
     expect(policy.decide(e, "act", everything).action).toBe("allow");
-    expect(policy.decide(e, "plan", everything).action).toBe("deny");
     expect(policy.decide(guarded("editor", { command: "view", path: "a" }), "act", DEFAULT_APPROVALS).action).toBe("allow");
     expect(policy.decide(guarded("run_commands", { commands: "ls" }), "plan", { ...DEFAULT_APPROVALS, allowedCommandPrefixes: ["ls"] }, ["ls"]).action).toBe("allow");
   });

@@ -96,3 +96,48 @@ describe("the app's session factory", () => {
     await refusedWithoutAsking(forked);
   });
 });
+
+describe("the policy in the session's tool pipeline", () => {
+  const setup = async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-modes-policy-"));
+    const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal: new ChangeJournal() });
+    await populateWorkspace(wsfs, [{ path: "f.txt", data: "original\n" }], { message: "init" });
+    return createWorkspaceAgentDeps({ wsfs, defenseInDepth: testDefenseInDepth });
+  };
+
+  it("a call the mode refuses never reaches a plugin's beforeTool; one the mode admits does, once", async () => {
+    const deps = await setup();
+    const model = scripted([
+      { toolCalls: [{ name: "editor", args: { command: "create", path: "n.txt", file_text: "x" } }] },
+      { toolCalls: [{ name: "run_commands", args: { commands: ["cat f.txt"] } }] },
+      { text: "No plan is needed." },
+    ]);
+    const session = createModedSession({ deps, model, workspaceId: "w", mode: "plan", approvals: { autoApprove: { command: true } } });
+    const seen: string[] = [];
+    session.hooks.register({ name: "probe", hooks: { beforeTool: ({ toolCall }) => void seen.push(toolCall.name) } });
+    const events: AgentEvent[] = [];
+    session.subscribe((e) => events.push(e));
+    await session.run("look");
+    const finished = events.filter((e): e is Extract<AgentEvent, { type: "tool-call-finished" }> => e.type === "tool-call-finished");
+    expect(finished.map((e) => `${e.toolName}:${e.status}`)).toEqual(["editor:blocked", "run_commands:ok"]);
+    expect(finished[0]!.blockReason).toBe("Plan mode is read-only: editor would change files. Submit a plan with submit_plan instead.");
+    expect(seen).toEqual(["run_commands"]);
+    // The user's auto-approve choice still applies to what the mode admits.
+    expect(events.filter((e) => e.type === "approval-requested")).toEqual([]);
+    expect(session.hooks.list().map((r) => r.name)).not.toContain("mode-guard");
+  });
+
+  it("a hook that rewrites a read into a write meets the policy again, and the write is refused", async () => {
+    const deps = await setup();
+    const model = scripted([{ toolCalls: [{ name: "run_commands", args: { commands: ["cat f.txt"] } }] }, { text: "No plan is needed." }]);
+    const session = createModedSession({ deps, model, workspaceId: "w", mode: "plan", approvals: { autoApprove: { command: true } } });
+    session.hooks.register({ name: "rewriter", hooks: { beforeTool: () => ({ input: { commands: ["echo x > f.txt"] } }) } });
+    const events: AgentEvent[] = [];
+    session.subscribe((e) => events.push(e));
+    await session.run("look");
+    const done = events.find((e): e is Extract<AgentEvent, { type: "tool-call-finished" }> => e.type === "tool-call-finished")!;
+    expect(done).toMatchObject({ status: "blocked", blockedByPolicy: true });
+    expect(done.blockReason).toMatch(/^Plan mode is read-only: `echo x > f.txt` would change files/);
+    expect(fs.readFileSync(path.join(dir, "f.txt"), "utf8")).toBe("original\n");
+  });
+});
