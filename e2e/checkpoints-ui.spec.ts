@@ -16,7 +16,7 @@ async function savePoint(page: Page, name: string) {
 
 async function editAndSave(page: Page, path: string, text: string) {
   await treeItem(page, path).click();
-  await typeInEditor(page, text);
+  await typeInEditor(page, text, path);
   await page.keyboard.press("Control+s");
   await expect(page.getByRole("tab", { name: new RegExp(path.replace(".", "\\.")) }).getByLabel("unsaved changes")).toHaveCount(0);
 }

@@ -66,8 +66,14 @@ export function treeItem(page: Page, path: string) {
 }
 
 /** Type into the Monaco editor the way a person does: click into it, then keystrokes. */
-export async function typeInEditor(page: Page, text: string) {
-  const editor = page.getByTestId("code-editor").locator(".monaco-editor").first();
+/**
+ * Clicks into the editor and types. One Monaco editor serves every tab and swaps to a new file
+ * only once it has been read back, so pass `path` when a file was just opened or created: keys
+ * sent before the swap would land in the previous file.
+ */
+export async function typeInEditor(page: Page, text: string, path?: string) {
+  const editors = page.getByTestId("code-editor").locator(path ? `.monaco-editor[data-uri="file:///${path}"]` : ".monaco-editor");
+  const editor = editors.first();
   await editor.waitFor();
   await editor.locator(".view-lines").click();
   await page.keyboard.type(text);

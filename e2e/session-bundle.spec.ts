@@ -25,7 +25,7 @@ test("export a session as a git bundle that native git clones; import it into a 
   await page.getByRole("button", { name: "New file" }).click();
   await page.getByLabel("New file name").fill("notes.txt");
   await page.getByLabel("New file name").press("Enter");
-  await typeInEditor(page, "my notes");
+  await typeInEditor(page, "my notes", "notes.txt");
   await page.keyboard.press("Control+s");
   await expect(page.getByRole("tab", { name: /notes\.txt/ }).getByLabel("unsaved changes")).toHaveCount(0);
 

@@ -9,7 +9,7 @@ test("create a workspace, create a file, type, save, reload: the content is stil
   await page.getByLabel("New file name").fill("notes.txt");
   await page.getByLabel("New file name").press("Enter");
   await expect(page.getByRole("tab", { name: /notes\.txt/ })).toBeVisible();
-  await typeInEditor(page, "hello tabula");
+  await typeInEditor(page, "hello tabula", "notes.txt");
   await expect(page.getByRole("tab", { name: /notes\.txt/ }).getByLabel("unsaved changes")).toBeVisible();
   await page.keyboard.press("Control+s");
   await expect(page.getByRole("tab", { name: /notes\.txt/ }).getByLabel("unsaved changes")).toHaveCount(0);
@@ -78,7 +78,7 @@ test("diff of a modified file against HEAD in the Monaco diff editor", async ({ 
   await createWorkspace(page, "Diff test");
   await treeItem(page, "src").click();
   await treeItem(page, "src/greet.ts").click();
-  await typeInEditor(page, "// changed line\n");
+  await typeInEditor(page, "// changed line\n", "src/greet.ts");
   await page.keyboard.press("Control+s");
   await expect(treeItem(page, "src/greet.ts").locator(".git")).toHaveText("M");
   await page.getByRole("button", { name: "Diff vs HEAD" }).click();
