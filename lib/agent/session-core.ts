@@ -245,8 +245,4 @@ export function clone<T>(v: T): T {
   return typeof structuredClone === "function" ? structuredClone(v) : (JSON.parse(JSON.stringify(v)) as T);
 }
 
-/** The first line of a text, shortened to `max` characters. */
-export function firstLine(s: string, max = 160): string {
-  const line = s.split("\n", 1)[0] ?? "";
-  return line.length > max ? line.slice(0, max - 1) + "…" : line;
-}
+export { firstLine } from "../tools/define";

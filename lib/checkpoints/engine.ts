@@ -24,7 +24,7 @@ import { IO_LIMIT, type ReadMany, Scanner, type ScanCtx, type ScanStats } from "
 import { atomicWrite, baseName, CheckpointError, fromUtf8, joinAbs, joinRel, lstatOrNull, Mutex, parentRel, perfNow, readOrNull, Semaphore } from "./util";
 
 export { DirNode, type FileRec, type LargeRec } from "./dir-tree";
-export { RACY_MS, type ReadMany, type ScanStats } from "./scan";
+export { type ReadMany, type ScanStats } from "./scan";
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const CACHE_FILE = "tabula/checkpoint-cache.json";

@@ -5,9 +5,7 @@
  */
 import type { IsoFs } from "../fs/types";
 import { atomicWrite, CheckpointError, fromUtf8, joinAbs, lstatOrNull, OID_RE, readdirOrEmpty, readOrNull, unlinkIfExists } from "./util";
-
-/** A cached read is trusted only when the file's mtime is older than the read by this much. */
-const RACY_MS = 50;
+import { RACY_MARGIN_MS } from "../fs/racy-margin";
 
 type Cached = { key: string; text: string | null };
 
@@ -39,7 +37,7 @@ export class RefStore {
     if (hit && hit.key === key) return hit.text;
     const raw = await readOrNull(this.fs, abs);
     const text = raw ? fromUtf8(raw) : null;
-    if (st.mtimeMs + RACY_MS < at) this.cache.set(rel, { key, text });
+    if (st.mtimeMs + RACY_MARGIN_MS < at) this.cache.set(rel, { key, text });
     else this.cache.delete(rel);
     return text;
   }

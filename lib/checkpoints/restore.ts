@@ -20,7 +20,8 @@
  */
 import type { DirNode, FileRec, Workspace } from "./engine";
 import type { IsoFsStat } from "../fs/types";
-import { __testing, engineFor, RACY_MS, tracePhase, type Engine } from "./engine";
+import { __testing, engineFor, tracePhase, type Engine } from "./engine";
+import { RACY_MARGIN_MS } from "../fs/racy-margin";
 import {
   assertNoRestoreInProgress,
   capOf,
@@ -722,7 +723,7 @@ async function rollback(engine: Engine, ws: Workspace, j: JournalData, oldRecs: 
       st.size === rec.size &&
       st.mtimeMs === rec.mtimeMs &&
       (st.ino === undefined || st.ino === rec.ino) &&
-      rec.mtimeMs + RACY_MS < startedAt &&
+      rec.mtimeMs + RACY_MARGIN_MS < startedAt &&
       (st.isSymbolicLink() ? MODE_LINK : st.mode & 0o100 ? MODE_EXEC : 0o100644) === e.mode
     ) {
       return; // never touched

@@ -3,7 +3,7 @@
  * mode is used):
  * - walk (`scanDir`): readdir + lstat of every non-ignored directory; a file is queued for
  *   hashing when its (mode, size, mtime, ino) differ from its record or the record is racy
- *   (the file's mtime not older than the moment it was recorded, minus RACY_MS).
+ *   (the file's mtime not older than the moment it was recorded, minus RACY_MARGIN_MS).
  * - journal (`applyDirty`): only the paths the change journal names, each meaning "this path
  *   and everything below it".
  * Queued files are read and hashed afterwards (`hashPending`), in batches with `readMany`.
@@ -27,10 +27,8 @@ import {
   Semaphore,
   utf8,
 } from "./util";
+import { RACY_MARGIN_MS } from "../fs/racy-margin";
 
-/** A cache entry is trusted only if the file's mtime is older than its recording time by this
- * much: Linux stamps files with a coarse clock that can trail Date.now() by a tick. */
-export const RACY_MS = 50;
 export const IO_LIMIT = 32;
 const READ_BATCH = 256;
 
@@ -276,7 +274,7 @@ export class Scanner {
       rec.size === st.size &&
       rec.mtimeMs === st.mtimeMs &&
       (st.ino === undefined || rec.ino === st.ino) &&
-      rec.mtimeMs + RACY_MS < rec.t
+      rec.mtimeMs + RACY_MARGIN_MS < rec.t
     ) {
       return changed;
     }

@@ -7,16 +7,9 @@
  * check catches writers that bypass it (isomorphic-git checkout, another tab, a shell).
  */
 import type { IsoFsStat } from "./types";
+import { RACY_MARGIN_MS } from "./racy-margin";
 
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-
-/**
- * A file modified this recently (relative to when we read it) may be rewritten within the same
- * timestamp tick with the same size, which the stat check cannot see (git's "racy clean"
- * problem; lightning-fs stamps mtimes with Date.now(), Linux with a coarse clock). Such entries
- * are re-validated by reading until the file is older than this margin.
- */
-const RACY_MARGIN_MS = 50;
 
 export type StatKey = { mtimeMs: number; size: number; ino?: number };
 

@@ -22,6 +22,7 @@ import { isGitInternal, normalizeRelPath, WorkspacePathError } from "../fs/paths
 import type { IsoFsStat } from "../fs/types";
 import type { WorkspaceFs } from "../fs/workspace-fs";
 import { normalizeShellPath, resolveShellPath } from "./paths";
+import { RACY_MARGIN_MS } from "../fs/racy-margin";
 
 type FileContent = string | Uint8Array;
 type Encoding = "utf8" | "utf-8" | "ascii" | "binary" | "base64" | "hex" | "latin1";
@@ -75,8 +76,6 @@ type MemoEntry = { lstat?: IsoFsStat | null; stat?: IsoFsStat | null; readdir?: 
 type TextEntry = { mtimeMs: number; size: number; ino?: number; cachedAt: number; text: string };
 
 const TEXT_CACHE_CHARS = 16 * 1024 * 1024;
-/** As in lib/fs/read-cache: content younger than this may change within one mtime tick. */
-const RACY_MARGIN_MS = 50;
 
 /** A node-style error; `path` is mount-relative (what just-bash passed in). */
 export function fsError(code: string, syscall: string, path: string, message?: string): ShellFsError {

@@ -200,6 +200,7 @@ export function errorResult(output: string, summary?: string, data?: Record<stri
   return { output, isError: true, summary: summary ?? firstLine(output), data };
 }
 
+/** The first line of a text, shortened to `max` characters (the one-line summaries of tool results and errors). */
 export function firstLine(s: string, max = 160): string {
   const line = s.split("\n", 1)[0] ?? "";
   return line.length > max ? line.slice(0, max - 1) + "…" : line;

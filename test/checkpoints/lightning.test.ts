@@ -46,7 +46,7 @@ async function populateLightning(lfs: IsoFs, dir: string, spec: Spec): Promise<v
   }
   for (const [rel, target] of Object.entries(spec.links ?? {})) await lfs.promises.symlink!(target, `${dir}/${rel}`);
   // Files of a real workspace were written long before its first checkpoint. Written just now,
-  // some sit in the racy window (mtime within RACY_MS of the snapshot's stat) and the engine is
+  // some sit in the racy window (mtime within RACY_MARGIN_MS of the snapshot's stat) and the engine is
   // right to hash them again next time: the "only what changed is hashed" checks below would
   // then depend on how fast this machine runs. (utimes takes seconds, as Node's does.)
   const old = (Date.now() - 10_000) / 1000;
