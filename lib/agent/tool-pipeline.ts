@@ -76,8 +76,8 @@ export class ToolPipeline {
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       input: c.input,
-      effects: tool ? callEffectsSafe(tool, c.input) : [],
-      category: tool ? callApprovalSafe(tool, c.input) : "none",
+      effects: tool ? callEffects(tool, c.input) : [],
+      category: tool ? callApproval(tool, c.input) : "none",
     });
     return c;
   }
@@ -347,21 +347,5 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
-function callEffectsSafe(tool: ToolDefinition, input: unknown) {
-  try {
-    return callEffects(tool, input);
-  } catch {
-    return tool.effects;
-  }
-}
-
-function callApprovalSafe(tool: ToolDefinition, input: unknown): ApprovalCategory {
-  try {
-    return callApproval(tool, input);
-  } catch {
-    return "edit";
   }
 }

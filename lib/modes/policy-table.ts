@@ -26,7 +26,7 @@
  */
 import { approvalRules } from "../agent/approvals";
 import type { AgentMode, ApprovalSettings } from "../agent/types";
-import { callApproval, type ApprovalCategory, type EffectClass, type ToolDefinition } from "../tools/define";
+import { callApproval, callEffects, type ApprovalCategory, type EffectClass, type ToolDefinition } from "../tools/define";
 import { prepareCommandGuard } from "./command-guard";
 import { evaluate, LOADING, UNREADABLE, WRITES, type GuardedCall, type PolicyCall, type PolicyDecision, type PolicyRule, type ToolPolicy } from "./policy";
 import { ALWAYS_PINNED, MODE_PROFILES, modeProfile, type ModeProfile, type ToolTier } from "./profiles";
@@ -108,14 +108,6 @@ export function commandsOf(input: unknown): string[] | undefined {
   return found ? out : undefined;
 }
 
-function safely<T>(f: () => T, fallback: T): T {
-  try {
-    return f();
-  } catch {
-    return fallback;
-  }
-}
-
 /**
  * A call as the policy sees it: every effect the tool declares or this input has, its approval
  * kind, and its commands (from the input, unless `commands` gives them, e.g. a plan's preview).
@@ -123,10 +115,10 @@ function safely<T>(f: () => T, fallback: T): T {
 export function policyCall(call: GuardedCall, commands?: readonly string[]): PolicyCall {
   const t = call.tool;
   const effects = new Set<EffectClass>(t?.effects ?? []);
-  if (t?.effectsFor) for (const e of safely(() => t.effectsFor!(call.input as never), t.effects)) effects.add(e);
+  if (t) for (const e of callEffects(t as ToolDefinition, call.input)) effects.add(e);
   const runs = runsCommands(call);
   if (runs) effects.add("process");
-  const category: ApprovalCategory = t ? safely(() => callApproval(t as ToolDefinition, call.input), "edit") : "none";
+  const category: ApprovalCategory = t ? callApproval(t as ToolDefinition, call.input) : "none";
   return { name: call.name, effects: [...effects], category, runsCommands: runs, commands: commands ?? (runs ? commandsOf(call.input) : undefined) };
 }
 

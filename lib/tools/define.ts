@@ -179,14 +179,27 @@ export function isToolResult(x: unknown): x is ToolResult {
   return typeof x === "object" && x !== null && typeof (x as ToolResult).output === "string" && !("preview" in x);
 }
 
-/** Effects of one call. */
+/**
+ * Effects of one call. Never throws: a tool's `effectsFor` that fails on odd input falls back to
+ * the effects the tool declares (the policy, the checkpoint wait and the pipeline all ask this one).
+ */
 export function callEffects<I>(tool: ToolDefinition<I>, input: I): readonly EffectClass[] {
-  return tool.effectsFor ? tool.effectsFor(input) : tool.effects;
+  if (!tool.effectsFor) return tool.effects;
+  try {
+    return tool.effectsFor(input);
+  } catch {
+    return tool.effects;
+  }
 }
 
-/** Approval category of one call. */
+/** Approval category of one call. Never throws: a failing `approval(input)` counts as "edit", the cautious choice. */
 export function callApproval<I>(tool: ToolDefinition<I>, input: I): ApprovalCategory {
-  const a = typeof tool.approval === "function" ? tool.approval(input) : tool.approval;
+  let a: ApprovalCategory | undefined;
+  try {
+    a = typeof tool.approval === "function" ? tool.approval(input) : tool.approval;
+  } catch {
+    return "edit";
+  }
   if (a) return a;
   const effects = callEffects(tool, input);
   if (effects.includes("process")) return "command";
