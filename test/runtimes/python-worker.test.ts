@@ -85,6 +85,10 @@ async function runCollect(rt: PythonRuntime, code: string, signal?: AbortSignal,
   return { ...r, stdout, stderr };
 }
 
+// Each test starts a worker that loads Pyodide from scratch: seconds alone, much longer on a
+// loaded 2-core CI machine running other files beside it.
+const WORKER_TEST_MS = 240_000;
+
 describe("the Python worker", () => {
   it("with an interrupt buffer: output streams while the program runs, and Ctrl-C raises KeyboardInterrupt in it", async () => {
     // A long grace: this test is about the interrupt path, and a loaded machine must not turn it into the hard stop.
@@ -104,7 +108,7 @@ describe("the Python worker", () => {
     expect(r.changes.written.map((f) => f.path)).toEqual(["partial.txt"]);
     // The same interpreter goes on.
     expect(await runCollect(rt, "print('again')")).toMatchObject({ exitCode: 0, stdout: "again\n" });
-  });
+  }, WORKER_TEST_MS);
 
   it("without an interrupt buffer: Ctrl-C ends the worker, and the next run starts a fresh interpreter", async () => {
     const rt = workerPythonRuntime({ createWorker: nodeWorker, indexURL: PYODIDE_INDEX, canInterrupt: false });
@@ -113,5 +117,5 @@ describe("the Python worker", () => {
     expect(r).toMatchObject({ exitCode: 130, stopped: "killed" });
     expect(r.changes.written).toEqual([]);
     expect(await runCollect(rt, "import sys; print(sys.version_info[0])")).toMatchObject({ exitCode: 0, stdout: "3\n" });
-  });
+  }, WORKER_TEST_MS);
 });
