@@ -249,15 +249,7 @@ export class IgnoreRules {
       sets = this.setsFor(dir === "" ? name : dir + "/" + name);
       this.dirSets.set(dir, sets);
     }
-    const rel = dir === "" ? name : dir + "/" + name;
-    for (let s = sets.length - 1; s >= 0; s--) {
-      const { base, rules } = sets[s]!;
-      const sub = base === "" ? rel : rel.slice(base.length + 1);
-      for (let r = rules.length - 1; r >= 0; r--) {
-        if (matchesRule(rules[r]!, sub, isDir)) return !rules[r]!.negate;
-      }
-    }
-    return false;
+    return verdictIn(sets, dir === "" ? name : dir + "/" + name, isDir);
   }
 
   /** The rule sets that apply to `rel`, outermost first. */
@@ -277,24 +269,7 @@ export class IgnoreRules {
 
   /** Decide for `rel` itself, ignoring its ancestors' verdicts. */
   private matchSelf(rel: string, isDir: boolean): boolean {
-    const sets: RuleSet[] = [{ base: "", rules: this.excludeRules }];
-    const root = this.perDir.get("");
-    if (root) sets.push({ base: "", rules: root });
-    const parts = rel.split("/");
-    let dir = "";
-    for (let i = 0; i < parts.length - 1; i++) {
-      dir = dir === "" ? parts[i]! : dir + "/" + parts[i]!;
-      const rules = this.perDir.get(dir);
-      if (rules) sets.push({ base: dir, rules });
-    }
-    for (let s = sets.length - 1; s >= 0; s--) {
-      const { base, rules } = sets[s]!;
-      const sub = base === "" ? rel : rel.slice(base.length + 1);
-      for (let r = rules.length - 1; r >= 0; r--) {
-        if (matchesRule(rules[r]!, sub, isDir)) return !rules[r]!.negate;
-      }
-    }
-    return false;
+    return verdictIn(this.setsFor(rel), rel, isDir);
   }
 
   private loadExclude(): Promise<IgnoreRule[]> {
@@ -378,4 +353,16 @@ export async function isIgnored(repo: GitRepo, path: string): Promise<boolean> {
   await rules.prepare(rel);
   const st = await lstatOrNull(repo, joinPath(repo.dir, rel));
   return rules.test(rel, st?.isDirectory() ?? false);
+}
+
+/** The last matching rule of the innermost set that has one decides; none matching: not ignored. */
+function verdictIn(sets: readonly RuleSet[], rel: string, isDir: boolean): boolean {
+  for (let s = sets.length - 1; s >= 0; s--) {
+    const { base, rules } = sets[s]!;
+    const sub = base === "" ? rel : rel.slice(base.length + 1);
+    for (let r = rules.length - 1; r >= 0; r--) {
+      if (matchesRule(rules[r]!, sub, isDir)) return !rules[r]!.negate;
+    }
+  }
+  return false;
 }
