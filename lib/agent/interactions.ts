@@ -3,22 +3,14 @@
  * ask_question. Each request is an event; the UI answers through the session (approve, reject,
  * answer). A stopped run rejects what it was waiting for with an abort error.
  */
-import type { ApprovalCategory, ApprovalPreview, QuestionRequest } from "../tools/define";
+import type { QuestionRequest } from "../tools/define";
 import { abortError } from "./errors";
 import type { AgentEvent } from "./events";
 import { localId } from "./ids";
 import type { RunState, SessionCore } from "./session-core";
 
-export type ApprovalRequest = {
-  kind: "tool" | "loop-guard";
-  toolCallId: string;
-  toolName: string;
-  category: ApprovalCategory;
-  input: unknown;
-  preview?: ApprovalPreview;
-  suggestedPrefix?: string;
-  message?: string;
-};
+/** What the pipeline asks the user: the approval event without its envelope (type, run, ids, sequence, time). */
+export type ApprovalRequest = Omit<Extract<AgentEvent, { type: "approval-requested" }>, "type" | "runId" | "approvalId" | "seq" | "at" | "sessionId">;
 
 export type ApprovalAnswer = { approved: boolean; feedback?: string; alwaysAllowPrefix?: string };
 
