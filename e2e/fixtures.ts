@@ -87,3 +87,19 @@ export async function editorText(page: Page): Promise<string> {
     return lines.map((l) => (l.textContent ?? "").replace(/\u00a0/g, " ")).join("\n");
   });
 }
+
+/** The terminal's rendered rows. */
+export function terminalScreen(page: Page) {
+  return page.getByTestId("terminal").locator(".xterm-rows");
+}
+
+/** One terminal row whose whole text matches (xterm renders each row as its own element). */
+export function terminalRow(page: Page, text: RegExp) {
+  return terminalScreen(page).locator(":scope > div").filter({ hasText: text });
+}
+
+/** Types a command line into the focused terminal and presses Enter, as a person would. */
+export async function runInTerminal(page: Page, command: string) {
+  await page.keyboard.type(command);
+  await page.keyboard.press("Enter");
+}

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
-import { test, expect, treeItem } from "./fixtures";
+import { test, expect, treeItem, runInTerminal as run } from "./fixtures";
 import { startGitHttpServer } from "./helpers/git-http-server";
 
 type Server = Awaited<ReturnType<typeof startGitHttpServer>>;
@@ -19,10 +19,6 @@ function screen(page: Page) {
   return page.locator('[data-testid="terminal"]:visible .xterm-rows');
 }
 
-async function run(page: Page, command: string) {
-  await page.keyboard.type(command);
-  await page.keyboard.press("Enter");
-}
 
 async function cloneFromStartPage(page: Page, url: string, history?: string) {
   await page.goto("/");

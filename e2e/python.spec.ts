@@ -1,19 +1,5 @@
-import { test, expect, createWorkspace, treeItem } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, terminalScreen as screen, terminalRow as row, runInTerminal as run } from "./fixtures";
 import type { Page } from "@playwright/test";
-
-function screen(page: Page) {
-  return page.getByTestId("terminal").locator(".xterm-rows");
-}
-
-/** One terminal row whose whole text matches (xterm renders each row as its own element). */
-function row(page: Page, text: RegExp) {
-  return screen(page).locator(":scope > div").filter({ hasText: text });
-}
-
-async function run(page: Page, command: string) {
-  await page.keyboard.type(command);
-  await page.keyboard.press("Enter");
-}
 
 async function openTerminal(page: Page, name: string) {
   await createWorkspace(page, name);

@@ -11,6 +11,7 @@ import path from "node:path";
 import type { HttpClient } from "isomorphic-git";
 import { createGitProxy } from "../../lib/server/git-proxy";
 import { parseAllowList } from "../../lib/server/git-proxy-address";
+import { GIT_ENV } from "./helpers";
 
 export const APP_HOST = "127.0.0.1:3000";
 
@@ -51,16 +52,8 @@ export function proxiedClient(calls: ProxyCall[] = [], proxy = createGitProxy({ 
   };
 }
 
-export const NATIVE_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "Native Tester",
-  GIT_AUTHOR_EMAIL: "native@example.com",
-  GIT_COMMITTER_NAME: "Native Tester",
-  GIT_COMMITTER_EMAIL: "native@example.com",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  HOME: "/nonexistent",
-};
+/** Native git's environment: the parity tests' own (fixed identity, no user or system config). */
+export const NATIVE_ENV = GIT_ENV;
 
 export function native(cwd: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "init.defaultBranch=main", ...args], { cwd, env: NATIVE_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
