@@ -257,7 +257,7 @@ async function runHookChain<C, R>(
     let result: R | void | Promise<R | void>;
     try {
       const ms = e.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-      // Without a limit, a hook that answers at once costs no timer and no extra await.
+      // A hook that answers at once costs no timer (see withTimeout); without a limit, no await either.
       result = Number.isFinite(ms) ? await withTimeout(() => fn.call(e.hooks, ctx()), ms, `${e.name}.${point}`) : fn.call(e.hooks, ctx());
       if (result && typeof (result as Promise<R | void>).then === "function") result = await result;
     } catch (err) {
@@ -289,12 +289,18 @@ function dispatchHookEvent(entries: readonly Entry[], event: AgentEvent, onFailu
   }
 }
 
+/**
+ * A hook that answers synchronously needs no timer: only a pending promise can outlive its
+ * limit. (Setting and clearing a timer per hook per tool call was most of the cost of a chain of
+ * quick hooks.) A synchronous throw becomes the returned promise's rejection.
+ */
 async function withTimeout<T>(fn: () => T | Promise<T>, ms: number, label: string): Promise<T> {
-  if (!Number.isFinite(ms)) return fn();
+  const result = fn();
+  if (!Number.isFinite(ms) || !(result && typeof (result as Promise<T>).then === "function")) return result;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
-      Promise.resolve().then(fn),
+      result as Promise<T>,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`${label} timed out after ${ms} ms`)), ms);
       }),
