@@ -10,7 +10,7 @@
  * The tables are in command-tables.ts; sed, awk and git have their own files.
  */
 import { flag, type Arg, type CommandFinding, type Cmd, type Rule, type RuleContext } from "./command-types";
-import { EVALUATING_BUILTINS, FIND_VALUED, HARMLESS_OUTPUT_TARGETS, FIND_WRITES, INTERPRETERS, PACKAGE_MANAGER_READS, PACKAGE_MANAGER_WRITING_FORMS, PACKAGE_MANAGERS, READ_ONLY_COMMANDS, SHELLS, WRITERS, hasCommandText, isDangerousVariable } from "./command-tables";
+import { EVALUATING_BUILTINS, FIND_VALUED, HARMLESS_OUTPUT_TARGETS, FIND_WRITES, IN_TAB_INTERPRETERS, INTERPRETERS, PACKAGE_MANAGER_READS, PACKAGE_MANAGER_WRITING_FORMS, PACKAGE_MANAGERS, READ_ONLY_COMMANDS, SHELLS, WRITERS, hasCommandText, isDangerousVariable } from "./command-tables";
 import { sedRule } from "./sed-script";
 import { awkRule } from "./awk-program";
 import { gitRule } from "./git-rule";
@@ -456,9 +456,18 @@ function packageManager(name: string, cmd: Cmd): CommandFinding | undefined {
 function interpreter(name: string, cmd: Cmd): CommandFinding | undefined {
   const args = cmd.args.map((a) => a.text);
   if (args.length > 0 && args.every((a) => /^(--version|-V|-v|--help|-h)$/.test(a))) return undefined;
+  if (IN_TAB_INTERPRETERS.has(name)) return inTabInterpreter(name, cmd, args);
   const inline = args.some((a) => /^(-[A-Za-z]*[ecpr]|--eval|--print|--command|eval|-E)$/.test(a)) || (name === "deno" && args[0] === "eval");
   if (name === "perl" && perlEditsInPlace(args)) return flag(cmd, "perl -i edits files in place");
   return flag(cmd, inline ? `${name} runs inline code that can change files` : `${name} runs a program that can change files`);
+}
+
+/** Package installs stay off in read-only modes, whatever the view would do with them. */
+function inTabInterpreter(name: string, cmd: Cmd, args: string[]): CommandFinding | undefined {
+  const m = args.indexOf("-m");
+  const mod = m >= 0 ? args[m + 1] : /^-m(.+)$/.exec(args.find((a) => /^-m./.test(a)) ?? "")?.[1];
+  if (mod === "pip" || mod === "ensurepip" || mod === "venv") return flag(cmd, `${name} -m ${mod} installs packages or creates environments`);
+  return undefined;
 }
 
 /**

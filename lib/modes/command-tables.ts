@@ -117,6 +117,14 @@ export const INTERPRETERS: ReadonlySet<string> = new Set([
   "elixir", "erl", "escript", "awk-exec",
 ]);
 
+/**
+ * Interpreters the workspace shell runs in the tab, on the same file-system view as the shell:
+ * in Plan and Review mode that view is read-only, so a script that only reads works and a write
+ * fails there (EROFS). Refusing them up front would refuse only the reads; the guarantee is the
+ * view, not this list. (Other interpreters do not exist in this shell and stay refused.)
+ */
+export const IN_TAB_INTERPRETERS: ReadonlySet<string> = new Set(["python", "python3"]);
+
 export const SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox"]);
 
 
