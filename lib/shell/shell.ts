@@ -3,6 +3,7 @@
  *
  * Layout seen by commands:
  *   /workspace   the workspace (WorkspaceShellFs over a WorkspaceFs; `.git` readable, not writable)
+ *   /dev         /dev/null (dev-fs.ts); /dev/stdout and /dev/stderr as redirection targets
  *   /tmp, /home, everything else: scratch memory (just-bash InMemoryFs), shared by a shell and
  *   its read-only twin and writable in both.
  *
@@ -16,6 +17,7 @@ import { ChangeJournal } from "../fs/journal";
 import type { IsoFs } from "../fs/types";
 import { WorkspaceFs } from "../fs/workspace-fs";
 import { type DeniedWrite, WorkspaceShellFs } from "./adapter";
+import { createDevFs } from "./dev-fs";
 import { fastFind, parseFastFind } from "./fastfind";
 import { fastGrep, parseFastGrep } from "./fastgrep";
 import { createGitCommand, GIT_SUBCOMMANDS } from "./git";
@@ -135,7 +137,7 @@ class ShellCore {
     readonly jb: JustBash,
     readonly fs: IsoFs,
     readonly wsfs: WorkspaceFs,
-    readonly scratch: { base: InMemoryFs; tmp: InMemoryFs },
+    readonly scratch: { base: InMemoryFs; tmp: InMemoryFs; dev: InMemoryFs },
     readonly limits: Required<ShellLimits>,
     readonly mountPoint: string,
     readonly origin: string,
@@ -160,6 +162,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
   // No /bin or /usr/bin: when those exist just-bash looks commands up there (as files).
   for (const d of ["/home/user", "/dev"]) await base.mkdir(d, { recursive: true });
   const tmp = new jb.InMemoryFs();
+  const dev = createDevFs(jb.InMemoryFs);
   const limits: Required<ShellLimits> = {
     maxOutputBytes: opts.limits?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     timeoutMs: opts.limits?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -168,7 +171,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     jb,
     opts.fs,
     wsfs,
-    { base, tmp },
+    { base, tmp, dev },
     limits,
     mountPoint,
     opts.origin ?? "shell",
@@ -204,6 +207,7 @@ class WorkspaceShell implements Shell {
       mounts: [
         { mountPoint: core.mountPoint, filesystem: this.adapter },
         { mountPoint: "/tmp", filesystem: core.scratch.tmp },
+        { mountPoint: "/dev", filesystem: core.scratch.dev },
       ],
     });
     this.commands = [
