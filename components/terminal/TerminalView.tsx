@@ -66,13 +66,38 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     let busy = true;
     let disposed = false;
 
-    const prompt = async (keepLine = false) => {
-      const branch = await latest.current.host.branch().catch(() => undefined);
-      if (disposed) return;
+    // The prompt shows the branch. Reading it (HEAD through IndexedDB) can wait behind the
+    // refresh a command starts, so the prompt is drawn at once from the last value read; only a
+    // command that may run git waits for a fresh one. Each prompt also re-reads it in the
+    // background (the branch picker, the agent or another tab may switch it) and redraws an
+    // untouched prompt when it changed.
+    let branch: string | undefined;
+    let branchRead = false;
+    const readBranch = () => latest.current.host.branch().catch(() => undefined);
+    const promptText = () => {
       const mount = shell().mountPoint;
       const rel = cwd === mount ? "~" : cwd.startsWith(mount + "/") ? "~" + cwd.slice(mount.length) : cwd;
-      editor.prompt(`${branch ? `\x1b[33m(${branch})\x1b[0m ` : ""}\x1b[36m${rel}\x1b[0m $ `, keepLine);
+      return `${branch ? `\x1b[33m(${branch})\x1b[0m ` : ""}\x1b[36m${rel}\x1b[0m $ `;
+    };
+    const prompt = async (keepLine = false, headMayHaveMoved = false) => {
+      if (!branchRead || headMayHaveMoved) {
+        branch = await readBranch();
+        branchRead = true;
+      }
+      if (disposed) return;
+      editor.prompt(promptText(), keepLine);
       term.write(editor.flush());
+      const shown = branch;
+      void readBranch().then((now) => {
+        // Nothing changed, or a later prompt has read it since.
+        if (disposed || now === shown || branch !== shown) return;
+        branch = now;
+        // Redraw only a one-row prompt nobody has typed at yet, with no command running.
+        if (busy || !editor.isEmpty || promptText().replace(/\x1b\[[0-9;]*m/g, "").length >= term.cols) return;
+        term.write("\x1b[2K\r");
+        editor.prompt(promptText());
+        term.write(editor.flush());
+      });
     };
 
     const run = async (line: string) => {
@@ -103,7 +128,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
         if (out && !out.endsWith("\n")) term.write("\x1b[7m%\x1b[0m\r\n");
         latest.current.host.afterCommand();
       }
-      await prompt();
+      await prompt(false, /\bgit\b/.test(line));
     };
 
     /** Carry out what the editor asked for; then go on with queued input, in order. */

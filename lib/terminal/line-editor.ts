@@ -92,6 +92,11 @@ export class LineEditor {
     this.moveTo(this.snap(cursor));
   }
 
+  /** Nothing typed at the prompt yet. */
+  get isEmpty(): boolean {
+    return this.line === "";
+  }
+
   /** Forget the line without redrawing (after submit or interrupt). */
   reset() {
     this.line = "";
