@@ -1,7 +1,10 @@
 /**
  * Workbench figures: page load to editor interactive, first-load JS of /w/<id> (gzipped, with
- * Monaco measured separately as the lazy chunk it must be), and the time to open a 1 MB file.
+ * Monaco measured separately as the lazy chunk it must be), the time to open a 1 MB file, and
+ * the terminal's round trip: Enter to the next prompt for an empty line and for `echo hi`
+ * (target ≤ 50 ms), next to native bash running `echo hi` in the same run.
  */
+import { execFileSync } from "node:child_process";
 import zlib from "node:zlib";
 import fs from "node:fs";
 import os from "node:os";
@@ -66,9 +69,11 @@ export async function run({ browser, baseURL }) {
     // Close it so the next run opens it fresh.
     await page.getByRole("button", { name: "Close big.ts" }).click();
   }
+  const terminal = await terminalRoundTrip(page, wsUrl);
   await context.close();
   fs.rmSync(dir, { recursive: true, force: true });
   return {
+    ...terminal,
     loadToEditorInteractiveMs: Math.round(median(loads)),
     loadToEditorInteractiveRunsMs: loads.map(Math.round),
     firstLoadJsKbGzip: +(firstLoadGzip / 1024).toFixed(1),
@@ -76,5 +81,43 @@ export async function run({ browser, baseURL }) {
     lazyJsLoadedAfterStartKbRaw: +(lazyJs / 1024).toFixed(0),
     open1MbFileMs: median(opens),
     open1MbFileRunsMs: opens,
+  };
+}
+
+/** Enter to the next prompt drawn, measured on the page's DOM (a mutation wakes the check). */
+async function terminalRoundTrip(page, wsUrl) {
+  await page.goto(wsUrl);
+  const term = page.getByTestId("terminal");
+  await term.locator(".xterm-rows").waitFor();
+  await term.click();
+  const promptRows = () =>
+    [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /\$\s*$/.test((d.textContent ?? "").replace(/\u00a0/g, " "))).length;
+  await page.waitForFunction(promptRows, undefined, { polling: "mutation" });
+  const once = async (line) => {
+    await page.keyboard.press("Control+l");
+    await page.waitForFunction((f) => new Function(`return (${f})()`)() === 1, promptRows.toString(), { polling: "mutation" });
+    if (line) await page.keyboard.type(line);
+    const t0 = Date.now();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((f) => new Function(`return (${f})()`)() === 2, promptRows.toString(), { polling: "mutation" });
+    return Date.now() - t0;
+  };
+  const empty = [];
+  const echo = [];
+  for (let i = 0; i < 9; i++) empty.push(await once(""));
+  for (let i = 0; i < 9; i++) echo.push(await once("echo hi"));
+  const native = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = process.hrtime.bigint();
+    execFileSync("bash", ["-c", "echo hi"]);
+    native.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return {
+    terminalEmptyCommandMs: median(empty),
+    terminalEmptyCommandRunsMs: empty,
+    terminalEchoMs: median(echo),
+    terminalEchoRunsMs: echo,
+    terminalTargetMs: 50,
+    nativeBashEchoMs: +median(native).toFixed(1),
   };
 }

@@ -99,8 +99,20 @@ test("the branch picker creates a branch, and switching back brings main's files
   await createWorkspace(page, "Branches");
   const picker = page.getByRole("combobox", { name: "Branch" });
   await expect(picker).toHaveValue("main");
-  page.once("dialog", (d) => void d.accept("feature"));
   await picker.selectOption({ label: "+ New branch…" });
+  const dialog = page.getByRole("dialog", { name: "New branch" });
+  const name = dialog.getByRole("textbox", { name: "Branch name" });
+  // A name git refuses, then one that is taken: the dialog stays, saying why.
+  await name.fill("bad..name");
+  await name.press("Enter");
+  await expect(dialog.getByRole("alert")).toContainText("not a valid branch name");
+  await name.fill("main");
+  await dialog.getByRole("button", { name: "Create branch" }).click();
+  await expect(dialog.getByRole("alert")).toContainText('A branch named "main" already exists');
+  await expect(picker).toHaveValue("main");
+  await name.fill("feature");
+  await name.press("Enter");
+  await expect(dialog).toBeHidden();
   await expect(picker).toHaveValue("feature");
   // On the branch: change a file and commit it from the terminal.
   await page.locator("body").click();

@@ -1,13 +1,23 @@
 "use client";
 import { useEffect, useState } from "react";
 import { listBranches, switchBranch, createBranch } from "@/lib/git";
+import { Dialog } from "@/components/common/Dialog";
+import { NameForm } from "@/components/common/NameForm";
 import type { WorkspaceState } from "./useWorkspace";
 
 /** The current branch, with switch and create. Switching refuses to overwrite uncommitted work. */
-export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onError: (e: unknown) => void }) {
+export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onError: (e: unknown) => void; onDone?: () => void }) {
   const repo = { fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir };
   const [branches, setBranches] = useState<string[]>([]);
+  const [naming, setNaming] = useState(false);
   const { branch } = props.ws;
+
+  const afterSwitch = async () => {
+    await props.ws.wsfs.flush();
+    await props.ws.refresh();
+    await props.ws.docs.refresh("all");
+    props.onDone?.();
+  };
 
   useEffect(() => {
     listBranches({ fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir })
@@ -17,34 +27,53 @@ export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onE
 
   if (!branch) return null;
   return (
-    <select
-      aria-label="Branch"
-      value={branch}
-      disabled={props.readOnly}
-      onChange={async (e) => {
-        const value = e.target.value;
-        try {
+    <>
+      <select
+        aria-label="Branch"
+        value={branch}
+        disabled={props.readOnly}
+        onChange={async (e) => {
+          const value = e.target.value;
           if (value === "__new") {
-            const name = prompt("New branch name (created from the current commit):")?.trim();
-            if (!name) return;
-            await createBranch(repo, name, { checkout: true });
-          } else {
-            await switchBranch(repo, value);
+            setNaming(true);
+            return;
           }
-          await props.ws.wsfs.flush();
-          await props.ws.refresh();
-          await props.ws.docs.refresh("all");
-        } catch (err) {
-          props.onError(err);
-        }
-      }}
-    >
-      {branches.map((b) => (
-        <option key={b} value={b}>
-          ⎇ {b}
-        </option>
-      ))}
-      <option value="__new">+ New branch…</option>
-    </select>
+          try {
+            await switchBranch(repo, value);
+            await afterSwitch();
+          } catch (err) {
+            props.onError(err);
+          }
+        }}
+      >
+        {branches.map((b) => (
+          <option key={b} value={b}>
+            ⎇ {b}
+          </option>
+        ))}
+        <option value="__new">+ New branch…</option>
+      </select>
+      {naming && (
+        <Dialog title="New branch" onCancel={() => setNaming(false)} actions={null}>
+          <p className="muted" style={{ marginTop: 0 }}>
+            Created from the current commit of <strong>{branch}</strong>, then checked out. Your uncommitted changes stay as they are.
+          </p>
+          {/* A refused name (taken, invalid) keeps the form open with git's reason. */}
+          <NameForm
+            label="Branch name"
+            placeholder="feature/my-change"
+            submitLabel="Create branch"
+            onCancel={() => setNaming(false)}
+            onSubmit={async (raw) => {
+              const name = raw.trim();
+              if (!name) throw new Error("Give the branch a name.");
+              await createBranch(repo, name, { checkout: true });
+              setNaming(false);
+              await afterSwitch().catch(props.onError);
+            }}
+          />
+        </Dialog>
+      )}
+    </>
   );
 }

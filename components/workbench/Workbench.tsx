@@ -82,6 +82,8 @@ export default function Workbench({ id }: { id: string }) {
     console.error(e); // the stack, for whoever opens the devtools
     setToast({ message: (e as Error).message ?? String(e), error: true });
   }, []);
+  /** An error banner is about the last thing that failed: the next thing that works clears it. */
+  const clearError = useCallback(() => setToast((t) => (t?.error ? undefined : t)), []);
 
   const open = useCallback(
     async (path: string) => {
@@ -89,11 +91,12 @@ export default function Workbench({ id }: { id: string }) {
       setDiff(undefined);
       try {
         await ws.docs.open(path);
+        clearError();
       } catch (e) {
         report(e);
       }
     },
-    [ws, report],
+    [ws, report, clearError],
   );
 
   const showDiff = useCallback(
@@ -104,11 +107,12 @@ export default function Workbench({ id }: { id: string }) {
         if (d.binary) throw new Error(`${path} is binary: no text diff.`);
         const doc = ws.docs.get(path);
         setDiff({ path, original: d.head ?? "", modified: doc && !doc.readOnly ? doc.text : (d.work ?? ""), title: `${path.split("/").pop()} (HEAD ↔ working tree)` });
+        clearError();
       } catch (e) {
         report(e);
       }
     },
-    [ws, report],
+    [ws, report, clearError],
   );
 
   /** The Monaco diff of one agent edit: the file before that edit ↔ now (HEAD ↔ now if it changed since). */
@@ -172,7 +176,7 @@ export default function Workbench({ id }: { id: string }) {
     async (intent: TreeIntent) => {
       if (!ws) return;
       const { wsfs, docs } = ws;
-      try {
+      const perform = async () => {
         switch (intent.kind) {
           case "open":
             return await open(intent.path);
@@ -211,13 +215,17 @@ export default function Workbench({ id }: { id: string }) {
             return;
           }
         }
+      };
+      try {
+        await perform();
+        clearError();
       } catch (e) {
         report(e);
       } finally {
         void ws.refresh();
       }
     },
-    [ws, open, showDiff, report],
+    [ws, open, showDiff, report, clearError],
   );
 
   if (error)
@@ -237,7 +245,7 @@ export default function Workbench({ id }: { id: string }) {
           ← Workspaces
         </a>
         <span className="name" data-testid="workspace-name">{ws.meta.name}</span>
-        <BranchPicker ws={ws} readOnly={readOnly} onError={report} />
+        <BranchPicker ws={ws} readOnly={readOnly} onError={report} onDone={clearError} />
         <span className="spacer" />
         {readOnly && !ws.deleted && (
           <span className="badge" role="status" data-testid="reader-banner">
@@ -362,7 +370,7 @@ export default function Workbench({ id }: { id: string }) {
                 diff={diff}
                 onCloseDiff={() => setDiff(undefined)}
                 onShowDiff={(p) => void showDiff(p)}
-                onSave={(p) => ws.docs.save(p).catch(report)}
+                onSave={(p) => ws.docs.save(p).then(clearError, report)}
                 onError={(m) => setToast({ message: m, error: true })}
               />
                 }

@@ -45,7 +45,11 @@ export function compilePattern(query: string, opts: PatternOptions = {}): Search
   try {
     re = RE2JS.compile(bounded, flags);
   } catch (err) {
-    const detail = String((err as Error).message ?? err).replace(/^error parsing regexp:\s*/, "");
+    // RE2JS quotes the failing part of what it compiled, flags included ("`(?i)(`"): show the user's part.
+    const detail = String((err as Error).message ?? err)
+      .replace(/^error parsing regexp:\s*/, "")
+      .replace(/^Invalid regular expression:\s*/, "")
+      .replace(/`\(\?[a-zA-Z]+\)/, "`");
     throw new PatternError(`Invalid regular expression: ${detail}`);
   }
   return {

@@ -39,6 +39,8 @@ describe("search patterns (RE2, linear time)", () => {
     expect(() => compilePattern("foo(?=bar)", { regex: true })).toThrow(/Lookahead .*"foo\(\?=bar\)" → "foobar"/);
     expect(() => compilePattern("foo(?!bar)", { regex: true })).toThrow(/negated class/);
     expect(() => compilePattern("(unclosed", { regex: true })).toThrow(/^Invalid regular expression: missing closing \)/);
+    // Said once, quoting what the user typed, not the flags it was compiled with.
+    expect(() => compilePattern("(", { regex: true })).toThrow(new PatternError("Invalid regular expression: missing closing ): `(`"));
     // Escaped, they are ordinary text.
     expect(compilePattern("\\(?=", { regex: true }).test("(=")).toBe(true);
   });

@@ -1,0 +1,28 @@
+/** Small daily comforts of the workbench: error banners that go away, regex errors said once. */
+import { test, expect, createWorkspace, treeItem } from "./fixtures";
+
+test("an error banner leaves after the next action that works", async ({ page }) => {
+  await createWorkspace(page, "Banners");
+  await page.getByRole("button", { name: "New file" }).click();
+  await page.getByLabel("New file name").fill("README.md");
+  await page.getByLabel("New file name").press("Enter");
+  const alert = page.getByRole("alert").filter({ hasText: "README.md already exists." });
+  await expect(alert).toBeVisible();
+  // Opening a file works: the banner about the failed create goes.
+  await treeItem(page, "package.json").click();
+  await expect(page.getByRole("tab", { name: /package\.json/ })).toHaveAttribute("aria-selected", "true");
+  await expect(alert).toHaveCount(0);
+});
+
+test("find in files says a bad regular expression once, in the user's terms, and forgets it when fixed", async ({ page }) => {
+  await createWorkspace(page, "Regex errors");
+  await page.keyboard.press("Control+Shift+F");
+  const search = page.getByRole("searchbox", { name: "Search in files" });
+  await search.fill("gree(");
+  await page.getByTitle("Regular expression").click();
+  const alert = page.getByRole("alert");
+  await expect(alert).toHaveText("Invalid regular expression: missing closing ): `gree(`");
+  await search.fill("gree(t)");
+  await expect(alert).toHaveCount(0);
+  await expect(page.getByRole("list", { name: "Search results" })).toContainText("src/greet.ts");
+});
