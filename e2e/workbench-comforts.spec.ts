@@ -26,3 +26,16 @@ test("find in files says a bad regular expression once, in the user's terms, and
   await expect(alert).toHaveCount(0);
   await expect(page.getByRole("list", { name: "Search results" })).toContainText("src/greet.ts");
 });
+
+test("after a reload the status bar ends on the branch and the file count, never stuck on loading", async ({ page }) => {
+  await createWorkspace(page, "Loading states");
+  const status = page.locator("footer.statusbar");
+  await expect(status).toContainText("⎇ main");
+  const count = await status.getByText(/^\d+ files$/).textContent();
+  await page.reload();
+  await expect(treeItem(page, "package.json")).toBeVisible();
+  await expect(status).toContainText("⎇ main");
+  await expect(status.getByText(/^\d+ files$/)).toHaveText(count!);
+  await expect(page.getByText("Loading files…")).toHaveCount(0);
+  await expect(status).not.toContainText("reading git…");
+});

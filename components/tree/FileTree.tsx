@@ -25,6 +25,8 @@ function parentOf(path: string) {
  * drag and drop to move, inline inputs to create and rename. It forwards intents; the workbench acts.
  */
 export function FileTree(props: {
+  /** The tree has not been read yet: say so instead of "No files yet". */
+  loading?: boolean;
   nodes: TreeNode[];
   decorations: Map<string, GitDecoration>;
   activePath?: string;
@@ -250,7 +252,11 @@ export function FileTree(props: {
         }}
       >
         {out}
-        {rows.length === 0 && !editing && <p className="muted" style={{ padding: "0 12px" }}>No files yet.</p>}
+        {rows.length === 0 && !editing && (
+          <p className="muted" role="status" style={{ padding: "0 12px" }}>
+            {props.loading ? "Loading files…" : "No files yet."}
+          </p>
+        )}
       </div>
       {menu && (
         <ContextMenu

@@ -332,7 +332,7 @@ export default function Workbench({ id }: { id: string }) {
                   </button>
                 </div>
                 {sidebar === "explorer" ? (
-                  <FileTree nodes={ws.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
+                  <FileTree nodes={ws.tree} loading={!ws.loaded.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
                 ) : (
                   <FindInFiles
                     wsfs={ws.wsfs}
@@ -389,9 +389,9 @@ export default function Workbench({ id }: { id: string }) {
           /> : null}
       />
       <footer className="statusbar">
-        <span>{ws.branch ? `⎇ ${ws.branch}` : "no git branch"}</span>
+        <span>{ws.branch ? `⎇ ${ws.branch}` : ws.loaded.git ? "no git branch" : "reading git…"}</span>
         <SyncStatus fs={ws.wsfs.fs} dir={ws.wsfs.dir} branch={ws.branch} changed={ws.decorations} />
-        <span>{files.length} files</span>
+        <span>{ws.loaded.tree ? `${files.length} files` : "loading files…"}</span>
         <span className="spacer" />
         <span>{readOnly ? "read-only tab" : "editing"}</span>
       </footer>

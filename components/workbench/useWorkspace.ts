@@ -33,6 +33,8 @@ export interface WorkspaceState {
   tree: TreeNode[];
   decorations: Map<string, GitDecoration>;
   branch: string | undefined;
+  /** What has been read since the workspace opened: the tree comes first, git's status after it. */
+  loaded: { tree: boolean; git: boolean };
   role: "writer" | "reader";
   /** What was repaired on open after a save interrupted by a crash or a closed tab. */
   recovery?: WriteRecovery;
@@ -103,6 +105,8 @@ export function useWorkspace(id: string) {
             do {
               again = false;
               const tree = await readTree(wsfs);
+              // The tree shows at once; git's colours and branch follow when status is done.
+              if (!cancelled) setState((s) => (s ? { ...s, tree, loaded: { ...s.loaded, tree: true } } : s));
               let decorations = new Map<string, GitDecoration>();
               let branch: string | undefined;
               // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
@@ -114,7 +118,7 @@ export function useWorkspace(id: string) {
               } catch {
                 // Not a git repository (yet): the tree still works without colours.
               }
-              if (!cancelled) setState((s) => (s ? { ...s, tree, decorations, branch } : s));
+              if (!cancelled) setState((s) => (s ? { ...s, tree, decorations, branch, loaded: { tree: true, git: true } } : s));
             } while (again);
           })().finally(() => (refreshing = null));
           return refreshing;
@@ -175,7 +179,7 @@ export function useWorkspace(id: string) {
           if (!coord.deleted) void wsfs.flush();
           coord.stop();
         };
-        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, role, recovery: recovery?.restored.length ? recovery : undefined, restoreRecovery });
+        setState({ meta, wsfs, docs, tree: [], decorations: new Map(), branch: undefined, loaded: { tree: false, git: false }, role, recovery: recovery?.restored.length ? recovery : undefined, restoreRecovery });
         await refresh();
       } catch (e) {
         if (!cancelled) setError((e as Error).message);
