@@ -87,6 +87,9 @@ export async function run({ browser, baseURL }) {
 /** Enter to the next prompt drawn, measured on the page's DOM (a mutation wakes the check). */
 async function terminalRoundTrip(page, wsUrl) {
   await page.goto(wsUrl);
+  await page.locator('[role="treeitem"]').first().waitFor();
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
   const term = page.getByTestId("terminal");
   await term.locator(".xterm-rows").waitFor();
   await term.click();

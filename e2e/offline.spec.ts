@@ -1,0 +1,55 @@
+/** Installable and offline: the manifest, and a revisited workspace that opens with the network off. */
+import { test, expect, createWorkspace, treeItem, typeInEditor, editorText, terminalRow, runInTerminal } from "./fixtures";
+
+test("the app is installable: a manifest with icons the browser can fetch", async ({ page, request }) => {
+  await page.goto("/");
+  const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+  expect(href).toBeTruthy();
+  const manifest = await (await request.get(href!)).json();
+  expect(manifest).toMatchObject({ name: "Tabula", start_url: "/", display: "standalone" });
+  const sizes = manifest.icons.map((i: { sizes: string }) => i.sizes);
+  expect(sizes).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+  for (const icon of manifest.icons) {
+    const res = await request.get(icon.src);
+    expect(res.status(), icon.src).toBe(200);
+    expect(res.headers()["content-type"]).toBe("image/png");
+  }
+});
+
+test("a workspace visited once opens, edits, saves and runs the terminal with the network off", async ({ page, context }) => {
+  test.setTimeout(150_000);
+  await createWorkspace(page, "Offline work");
+  // Online: open a file and the terminal once, so their chunks are fetched, then wait for the
+  // service worker to have them.
+  await treeItem(page, "README.md").click();
+  await expect.poll(() => editorText(page)).toContain("# Sample project");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
+  await expect(page.locator("html")).toHaveAttribute("data-offline-ready", "true", { timeout: 30_000 });
+  // A revisit, still online: now every file the page loads goes through the worker.
+  await page.reload();
+  await expect(treeItem(page, "README.md")).toBeVisible();
+  await page.keyboard.press("Control+`");
+  await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
+
+  await context.setOffline(true);
+  const url = page.url();
+  await page.goto(url);
+  await expect(treeItem(page, "README.md")).toBeVisible();
+  await expect(page.getByTestId("workspace-name")).toHaveText("Offline work");
+  await treeItem(page, "README.md").click();
+  await expect.poll(() => editorText(page)).toContain("# Sample project");
+  await typeInEditor(page, "Written offline. ", "README.md");
+  await page.keyboard.press("Control+s");
+  await page.keyboard.press("Control+`");
+  await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+  await runInTerminal(page, "grep -c 'Written offline' README.md");
+  await expect(terminalRow(page, /^1\s*$/)).toHaveCount(1);
+
+  // The start page opens offline too, and lists the workspace.
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Offline work" })).toBeVisible();
+  await context.setOffline(false);
+});

@@ -1,0 +1,146 @@
+/**
+ * The app's service worker, so that a revisited or installed Tabula opens and works with the
+ * network off. Written here rather than with Serwist: Serwist's Next integration hooks webpack,
+ * and this app builds with Turbopack; the rules needed are few and are tested directly
+ * (test/offline/service-worker.test.ts runs `installServiceWorker` against fake caches).
+ *
+ * What is cached, and how:
+ * - Pages (navigations): network first, so an online user always gets the current app; offline,
+ *   the cached copy of that URL, else the cached workbench shell for any /w/<id> (the workbench
+ *   reads its id from the address, so one shell serves every workspace), else the start page.
+ * - The build's files (/_next/static/, hashed and immutable), the plugin sandbox runtime, the
+ *   icons and the Python runtime (/pyodide/, only once used): cache first, stored as fetched.
+ *   What the page loaded before this worker controlled it is sent over by the page
+ *   (`{ type: "cache-urls" }`) so the first visit's chunks are kept too.
+ * - Never: /api/ (shares, the git proxy), other origins, anything but GET.
+ * Each build has its own caches (named by build id); activating a new build drops the old
+ * ones, except the Python runtime's, whose files change only with Pyodide.
+ *
+ * `installServiceWorker` is serialised into /sw.js by app/sw.js/route.ts: it must not use
+ * anything from outside its own body.
+ */
+
+/** The parts of a ServiceWorkerGlobalScope this worker uses (so tests can pass a fake). */
+export interface WorkerScope {
+  location: { origin: string };
+  caches: CacheStorage;
+  clients: { claim(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  fetch(request: Request | string): Promise<Response>;
+  addEventListener(type: string, listener: (event: any) => void): void;
+}
+
+export function installServiceWorker(scope: WorkerScope, version: string): void {
+  const PAGES = `tabula-pages-${version}`;
+  const STATIC = `tabula-static-${version}`;
+  const RUNTIMES = "tabula-runtimes";
+  const SHELL = ["/", "/w/_"];
+
+  const sameOrigin = (url: URL) => url.origin === scope.location.origin;
+  const cacheFor = (url: URL): string | undefined => {
+    if (!sameOrigin(url) || url.pathname.startsWith("/api/")) return undefined;
+    if (url.pathname.startsWith("/pyodide/")) return RUNTIMES;
+    if (url.pathname.startsWith("/_next/static/") || url.pathname.startsWith("/sandbox/") || url.pathname.startsWith("/icons/")) return STATIC;
+    if (url.pathname === "/manifest.webmanifest" || url.pathname === "/icon.svg") return STATIC;
+    return undefined;
+  };
+
+  const store = async (cacheName: string, request: Request | string, response: Response) => {
+    // Only whole, successful answers of our own origin (no opaque or partial ones).
+    if (!response.ok || response.status !== 200 || response.type === "opaque") return;
+    const cache = await scope.caches.open(cacheName);
+    await cache.put(request, response);
+  };
+
+  const cacheFirst = async (cacheName: string, request: Request) => {
+    const cache = await scope.caches.open(cacheName);
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    const response = await scope.fetch(request);
+    await store(cacheName, request, response.clone()).catch(() => undefined);
+    return response;
+  };
+
+  const page = async (request: Request) => {
+    const url = new URL(request.url);
+    try {
+      const response = await scope.fetch(request);
+      if (response.ok) await store(PAGES, url.pathname, response.clone()).catch(() => undefined);
+      return response;
+    } catch (err) {
+      const cache = await scope.caches.open(PAGES);
+      const fallback =
+        (await cache.match(url.pathname)) ?? (url.pathname.startsWith("/w/") ? await cache.match("/w/_") : undefined) ?? (await cache.match("/"));
+      if (fallback) return fallback;
+      throw err;
+    }
+  };
+
+  scope.addEventListener("install", (event) => {
+    event.waitUntil(
+      (async () => {
+        const cache = await scope.caches.open(PAGES);
+        // The shell pages; a failure here (server gone mid-install) leaves the old worker in place.
+        await Promise.all(SHELL.map(async (path) => cache.put(path, await scope.fetch(path).then((r) => (r.ok ? r : Promise.reject(new Error(`${path}: ${r.status}`)))))));
+        await scope.skipWaiting();
+      })(),
+    );
+  });
+
+  scope.addEventListener("activate", (event) => {
+    event.waitUntil(
+      (async () => {
+        for (const name of await scope.caches.keys()) {
+          if (name.startsWith("tabula-") && name !== PAGES && name !== STATIC && name !== RUNTIMES) await scope.caches.delete(name);
+        }
+        await scope.clients.claim();
+      })(),
+    );
+  });
+
+  scope.addEventListener("fetch", (event) => {
+    const request = event.request as Request;
+    if (request.method !== "GET") return;
+    const url = new URL(request.url);
+    if (request.mode === "navigate" && sameOrigin(url) && !url.pathname.startsWith("/api/")) {
+      event.respondWith(page(request));
+      return;
+    }
+    const cacheName = cacheFor(url);
+    if (cacheName) event.respondWith(cacheFirst(cacheName, request));
+  });
+
+  scope.addEventListener("message", (event) => {
+    const data = event.data as { type?: string; urls?: unknown } | undefined;
+    if (data?.type !== "cache-urls" || !Array.isArray(data.urls)) return;
+    const port = event.ports?.[0] as MessagePort | undefined;
+    event.waitUntil?.(
+      (async () => {
+        let cached = 0;
+        for (const raw of data.urls as unknown[]) {
+          if (typeof raw !== "string") continue;
+          const url = new URL(raw, scope.location.origin);
+          const cacheName = cacheFor(url);
+          if (!cacheName) continue;
+          const cache = await scope.caches.open(cacheName);
+          if (await cache.match(url.href)) {
+            cached++;
+            continue;
+          }
+          try {
+            await store(cacheName, url.href, await scope.fetch(url.href));
+            cached++;
+          } catch {
+            // Offline or gone: it will be cached when next fetched.
+          }
+        }
+        port?.postMessage({ type: "cached", cached });
+      })(),
+    );
+  });
+}
+
+/** The text of /sw.js for a build. */
+export function serviceWorkerScript(version: string): string {
+  return `"use strict";\n(${installServiceWorker.toString()})(self, ${JSON.stringify(version)});\n`;
+}
