@@ -1,11 +1,11 @@
 "use client";
 import { useEffect, useState } from "react";
-import { listBranches, switchBranch, createBranch } from "@/lib/git";
+import { listBranches } from "@/lib/git";
+import { checkoutBranch, createAndCheckoutBranch } from "./branch-actions";
 import type { WorkspaceState } from "./useWorkspace";
 
 /** The current branch, with switch and create. Switching refuses to overwrite uncommitted work. */
 export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onError: (e: unknown) => void }) {
-  const repo = { fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir };
   const [branches, setBranches] = useState<string[]>([]);
   const { branch } = props.ws;
 
@@ -27,13 +27,10 @@ export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onE
           if (value === "__new") {
             const name = prompt("New branch name (created from the current commit):")?.trim();
             if (!name) return;
-            await createBranch(repo, name, { checkout: true });
+            await createAndCheckoutBranch(props.ws, name);
           } else {
-            await switchBranch(repo, value);
+            await checkoutBranch(props.ws, value);
           }
-          await props.ws.wsfs.flush();
-          await props.ws.refresh();
-          await props.ws.docs.refresh("all");
         } catch (err) {
           props.onError(err);
         }
