@@ -82,7 +82,7 @@ export function CommandPalette(props: { registry: CommandRegistry; onError: (e: 
     [close, registry, ctx, props.onError],
   );
 
-  useRegisterCommands(registry, [{ id: SHOW_COMMANDS, title: "Show All Commands", category: "View", keys: ["Ctrl+Shift+P", "F1"], run: () => show({ kind: "commands" }) }]);
+  useRegisterCommands(registry, [{ id: SHOW_COMMANDS, title: "Show All Commands", category: "View", keys: ["Ctrl+Shift+P", "F1"], remember: false, run: () => show({ kind: "commands" }) }]);
   // A key that runs another command first dismisses whatever the box was showing.
   useKeybindings(registry, ctx, props.onError, (id) => id !== SHOW_COMMANDS && mode.kind !== "closed" && close());
 

@@ -46,6 +46,7 @@ export function useRegisterCommands(registry: CommandRegistry | null, specs: Com
           title: s.title,
           category: s.category,
           keys: s.keys,
+          remember: s.remember,
           enabled: () => {
             const now = current(s.id);
             return !!now && now.enabled !== false;

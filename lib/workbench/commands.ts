@@ -46,6 +46,8 @@ export interface Command {
   keys?: string[];
   /** Whether the command can run now; a command that cannot is not listed and its keys pass through. */
   enabled?: () => boolean;
+  /** False for a command that is not worth listing among the recently used (the palette's own). */
+  remember?: boolean;
   run: (ctx: CommandContext) => void | Promise<void>;
 }
 
@@ -157,8 +159,10 @@ export class CommandRegistry {
     const command = this.get(id);
     if (!command) throw new Error(`There is no command "${id}".`);
     if (!this.isEnabled(command)) throw new Error(`"${commandLabel(command)}" is not available now.`);
-    this.recent.touch(id);
-    this.onRecent?.(this.recent);
+    if (command.remember !== false) {
+      this.recent.touch(id);
+      this.onRecent?.(this.recent);
+    }
     await command.run(ctx);
   }
 

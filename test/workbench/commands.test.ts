@@ -79,6 +79,9 @@ describe("command registry", () => {
     expect(run).toHaveBeenCalledWith(ctx);
     expect(r.recent.list()).toEqual(["go"]);
     expect(saved).toEqual(['["go"]']);
+    r.register(command("palette", "Show All Commands", "View", { remember: false }));
+    await r.run("palette", ctx);
+    expect(r.recent.list()).toEqual(["go"]);
     await expect(r.run("nope", ctx)).rejects.toThrow(/no command "nope"/);
     await expect(r.run("off", ctx)).rejects.toThrow(/"T: Off" is not available now/);
   });
