@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
 
 export interface PickRow {
   key: string;
@@ -37,6 +37,14 @@ export function PickList(props: {
 }) {
   const [index, setIndex] = useState(0);
   const list = useRef<HTMLUListElement>(null);
+  // The pointer selects a row only once it really moves: a list opening under a resting mouse (or
+  // scrolling under it) must not take the selection from the keyboard.
+  const pointer = useRef<{ x: number; y: number } | null>(null);
+  const hover = (e: MouseEvent, i: number) => {
+    const last = pointer.current;
+    pointer.current = { x: e.clientX, y: e.clientY };
+    if (last && (last.x !== e.clientX || last.y !== e.clientY)) setIndex(i);
+  };
   const count = props.rows.length;
   const selected = Math.min(index, Math.max(0, count - 1));
 
@@ -82,7 +90,7 @@ export function PickList(props: {
         )}
         <ul id="pick-list" role="listbox" ref={list} aria-label={props.label}>
           {props.rows.map((row, i) => (
-            <li key={row.key} id={`pick-${i}`} role="option" aria-selected={i === selected} onMouseEnter={() => setIndex(i)} onClick={() => props.onPick(i)}>
+            <li key={row.key} id={`pick-${i}`} role="option" aria-selected={i === selected} onMouseMove={(e) => hover(e, i)} onClick={() => props.onPick(i)}>
               <span>{row.primary}</span>
               {row.secondary !== undefined && <span className="dir">{row.secondary}</span>}
               {row.hint !== undefined && <span className="keys">{row.hint}</span>}
