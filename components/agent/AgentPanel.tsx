@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { formatCost, textOf, type AgentSession } from "@/lib/agent";
 import { isBusy } from "@/lib/agent/panel-state";
 import { downloadBytes, safeFileName } from "@/components/common/download";
@@ -23,6 +23,7 @@ import { ShareDialog } from "@/components/share/ShareDialog";
 import { usePlugins } from "@/components/plugins/usePlugins";
 import { PluginsPanel } from "@/components/plugins/PluginsPanel";
 import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
+import { useAgentCommands } from "./useAgentCommands";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -87,6 +88,32 @@ export default function AgentPanel(props: {
     onReview(review);
   }, [review, onReview]);
 
+  const exportNow = () => {
+    if (!session) return;
+    setExporting(true);
+    exportSession(session, checkpointWs)
+      .catch((e: Error) => setTimelineError(`Export failed: ${e.message}`))
+      .finally(() => {
+        setExporting(false);
+        tl.reload();
+      });
+  };
+  const root = useRef<HTMLDivElement>(null);
+  useAgentCommands({
+    session,
+    running: isBusy(live.phase),
+    readOnly: props.readOnly,
+    root,
+    newSession: () => void agent.newSession(),
+    setMode: agent.setMode,
+    showPane: setPane,
+    share: () => setShareOpen(true),
+    exportSession: exportNow,
+    models: () => setSettingsOpen(true),
+    options: () => setOptionsOpen(true),
+    savePoint: tl.savePoint,
+  });
+
   if (agent.error && !session) return <div className="agent-panel"><div className="banner error" role="alert">{agent.error}</div></div>;
   if (!session) return <div className="agent-panel muted" style={{ padding: 12 }}>Starting the agent…</div>;
 
@@ -96,7 +123,7 @@ export default function AgentPanel(props: {
   const tokens = usage.inputTokens + usage.outputTokens;
 
   return (
-    <div className="agent-panel" aria-label="Agent">
+    <div className="agent-panel" aria-label="Agent" ref={root}>
       <div className="agent-header">
         <strong className="agent-title" title={session.state.title}>{session.state.title || "New session"}</strong>
         <span className="spacer" />
@@ -115,15 +142,7 @@ export default function AgentPanel(props: {
         </button>
         <button
           disabled={running || exporting}
-          onClick={() => {
-            setExporting(true);
-            exportSession(session, checkpointWs)
-              .catch((e: Error) => setTimelineError(`Export failed: ${e.message}`))
-              .finally(() => {
-                setExporting(false);
-                tl.reload();
-              });
-          }}
+          onClick={exportNow}
           title="Download this session as a git bundle: files, checkpoints and conversation (git clone reads it; Import session opens it)"
         >
           Export

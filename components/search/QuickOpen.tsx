@@ -1,56 +1,36 @@
 "use client";
 import { useMemo, useState } from "react";
-import { fuzzyFilter } from "@/lib/search/fuzzy";
+import { parseQuickOpenQuery, rankQuickOpen } from "@/lib/search/quick-open";
+import { PickList, highlight } from "@/components/palette/PickList";
 
-function highlight(path: string, positions: number[]) {
-  const set = new Set(positions);
-  return Array.from(path, (ch, i) => (set.has(i) ? <mark key={i}>{ch}</mark> : ch));
-}
-
-/** Ctrl+P: type part of a file name, arrows to choose, Enter to open. */
-export function QuickOpen(props: { files: string[]; onOpen: (path: string) => void; onClose: () => void }) {
+/**
+ * Ctrl+P: type part of a path (fuzzy: `smts` finds src/math/sum.ts), arrows to choose, Enter to open.
+ * `path:line[:column]` opens the file there; an empty query lists the recently opened files first.
+ */
+export function QuickOpen(props: { files: string[]; recent: readonly string[]; onOpen: (path: string, line?: number, column?: number) => void; onClose: () => void }) {
   const [query, setQuery] = useState("");
-  const [index, setIndex] = useState(0);
-  const matches = useMemo(() => fuzzyFilter(query, props.files, 50), [query, props.files]);
+  const matches = useMemo(() => rankQuickOpen(query, props.files, props.recent, 50), [query, props.files, props.recent]);
+  const at = parseQuickOpenQuery(query);
 
   return (
-    <div className="dialog-backdrop" style={{ background: "transparent" }} onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
-      <div className="palette" role="dialog" aria-label="Quick open">
-        <input
-          autoFocus
-          type="text"
-          placeholder="Search files by name"
-          aria-label="Search files by name"
-          role="combobox"
-          aria-expanded="true"
-          aria-controls="quick-open-list"
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setIndex(0);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "ArrowDown") setIndex((i) => Math.min(matches.length - 1, i + 1));
-            else if (e.key === "ArrowUp") setIndex((i) => Math.max(0, i - 1));
-            else if (e.key === "Enter" && matches[index]) props.onOpen(matches[index].path);
-            else if (e.key === "Escape") props.onClose();
-            else return;
-            e.preventDefault();
-          }}
-        />
-        <ul id="quick-open-list" role="listbox">
-          {matches.map((m, i) => {
-            const slash = m.path.lastIndexOf("/");
-            return (
-              <li key={m.path} role="option" aria-selected={i === index} onMouseEnter={() => setIndex(i)} onClick={() => props.onOpen(m.path)}>
-                <span>{highlight(m.path, m.positions).slice(slash + 1)}</span>
-                <span className="dir">{slash > 0 ? m.path.slice(0, slash) : ""}</span>
-              </li>
-            );
-          })}
-          {matches.length === 0 && <li className="muted">No matching files</li>}
-        </ul>
-      </div>
-    </div>
+    <PickList
+      label="Quick open"
+      placeholder="Search files by name"
+      query={query}
+      onQuery={setQuery}
+      empty="No matching files"
+      message={at.line ? `Go to line ${at.line}${at.column ? `, column ${at.column}` : ""}` : undefined}
+      rows={matches.map((m) => {
+        const slash = m.path.lastIndexOf("/");
+        return {
+          key: m.path,
+          primary: highlight(m.path.slice(slash + 1), m.positions, slash + 1),
+          secondary: slash > 0 ? m.path.slice(0, slash) : "",
+          hint: m.recent ? "recently opened" : undefined,
+        };
+      })}
+      onPick={(i) => matches[i] && props.onOpen(matches[i].path, at.line, at.column)}
+      onClose={props.onClose}
+    />
   );
 }

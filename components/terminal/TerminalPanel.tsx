@@ -7,6 +7,7 @@ import { currentBranch } from "@/lib/git";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import type { TerminalHost } from "./TerminalView";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
+import { useCommands } from "@/components/palette/CommandsContext";
 
 // xterm is browser-only and only needed once a terminal is shown.
 const TerminalView = dynamic(() => import("./TerminalView"), { ssr: false, loading: () => <div className="terminal-host muted">Starting terminal…</div> });
@@ -28,7 +29,13 @@ function loadHistory(id: string): CommandHistory {
  * (persisted), and each keeps its own cwd. A read-only tab (another tab is the writer) gets the
  * shell's read-only view.
  */
-export function TerminalPanel(props: { ws: WorkspaceState; readOnly: boolean; openFile: (path: string, line?: number) => void }) {
+export function TerminalPanel(props: {
+  ws: WorkspaceState;
+  readOnly: boolean;
+  openFile: (path: string, line?: number) => void;
+  /** Brings the dock into view (a terminal opened from the command palette while it is hidden). */
+  onShow?: () => void;
+}) {
   const { ws } = props;
   const [shell, setShell] = useState<Shell>();
   const [error, setError] = useState<string>();
@@ -66,6 +73,23 @@ export function TerminalPanel(props: { ws: WorkspaceState; readOnly: boolean; op
     [effectiveShell, history, ws, props.openFile],
   );
 
+  const newTerminal = () => {
+    const id = nextId.current++;
+    setTabs((t) => [...t, id]);
+    setActive(id);
+  };
+  useCommands([
+    {
+      id: "terminal.new",
+      category: "Terminal",
+      title: "New Terminal",
+      run: () => {
+        props.onShow?.();
+        newTerminal();
+      },
+    },
+  ]);
+
   return (
     <div className="terminal-panel">
       <div className="dock-tabs" role="tablist" aria-label="Terminals">
@@ -88,16 +112,7 @@ export function TerminalPanel(props: { ws: WorkspaceState; readOnly: boolean; op
             )}
           </div>
         ))}
-        <button
-          className="dock-add"
-          aria-label="New terminal"
-          title="New terminal"
-          onClick={() => {
-            const id = nextId.current++;
-            setTabs((t) => [...t, id]);
-            setActive(id);
-          }}
-        >
+        <button className="dock-add" aria-label="New terminal" title="New terminal" onClick={newTerminal}>
           +
         </button>
         {props.readOnly && <span className="muted" style={{ marginLeft: 8, fontSize: 12 }}>read-only shell</span>}

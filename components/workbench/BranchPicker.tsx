@@ -1,23 +1,16 @@
 "use client";
 import { useEffect, useState } from "react";
-import { listBranches, switchBranch, createBranch } from "@/lib/git";
+import { listBranches } from "@/lib/git";
 import { Dialog } from "@/components/common/Dialog";
 import { NameForm } from "@/components/common/NameForm";
+import { checkoutBranch, createAndCheckoutBranch } from "./branch-actions";
 import type { WorkspaceState } from "./useWorkspace";
 
 /** The current branch, with switch and create. Switching refuses to overwrite uncommitted work. */
 export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onError: (e: unknown) => void; onDone?: () => void }) {
-  const repo = { fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir };
   const [branches, setBranches] = useState<string[]>([]);
   const [naming, setNaming] = useState(false);
   const { branch } = props.ws;
-
-  const afterSwitch = async () => {
-    await props.ws.wsfs.flush();
-    await props.ws.refresh();
-    await props.ws.docs.refresh("all");
-    props.onDone?.();
-  };
 
   useEffect(() => {
     listBranches({ fs: props.ws.wsfs.fs, dir: props.ws.wsfs.dir })
@@ -39,8 +32,8 @@ export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onE
             return;
           }
           try {
-            await switchBranch(repo, value);
-            await afterSwitch();
+            await checkoutBranch(props.ws, value);
+            props.onDone?.();
           } catch (err) {
             props.onError(err);
           }
@@ -67,9 +60,9 @@ export function BranchPicker(props: { ws: WorkspaceState; readOnly: boolean; onE
             onSubmit={async (raw) => {
               const name = raw.trim();
               if (!name) throw new Error("Give the branch a name.");
-              await createBranch(repo, name, { checkout: true });
+              await createAndCheckoutBranch(props.ws, name);
               setNaming(false);
-              await afterSwitch().catch(props.onError);
+              props.onDone?.();
             }}
           />
         </Dialog>

@@ -29,6 +29,10 @@ import { textBeforeEdit } from "@/lib/editor/edit-diff";
 import type { ReviewState } from "@/lib/modes";
 import type { LineMark } from "@/components/editor/CodeEditor";
 import { exposeTestHooks } from "@/components/services/browser-env";
+import { CommandsContext, useCommandRegistry } from "@/components/palette/CommandsContext";
+import { CommandPalette } from "@/components/palette/CommandPalette";
+import { useWorkbenchCommands } from "@/components/palette/useWorkbenchCommands";
+import { useRecentFiles } from "@/components/palette/useRecentFiles";
 
 type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 
@@ -131,37 +135,6 @@ export default function Workbench({ id }: { id: string }) {
     [ws, showDiff, report],
   );
 
-  // Global shortcuts; capture phase so Monaco does not swallow them.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (!mod) return;
-      const key = e.key.toLowerCase();
-      if (e.key === "`" || e.code === "Backquote") {
-        e.preventDefault();
-        e.stopPropagation();
-        toggleDock();
-      } else if (key === "p" && !e.shiftKey) {
-        e.preventDefault();
-        e.stopPropagation();
-        setQuickOpen(true);
-      } else if (key === "f" && e.shiftKey) {
-        e.preventDefault();
-        e.stopPropagation();
-        setSidebar("search");
-        setSearchFocus((n) => n + 1);
-      } else if (key === "s" && ws) {
-        // Monaco handles Ctrl+S when it has focus (one save, not two); this covers the rest of the page.
-        e.preventDefault();
-        if ((e.target as HTMLElement | null)?.closest?.(".monaco-editor")) return;
-        const active = ws.docs.active;
-        if (active && !readOnly) void ws.docs.save(active).catch(report);
-      }
-    };
-    addEventListener("keydown", onKey, true);
-    return () => removeEventListener("keydown", onKey, true);
-  }, [ws, readOnly, report, toggleDock]);
-
   // Warn before leaving with unsaved edits.
   useEffect(() => {
     if (!ws) return;
@@ -228,6 +201,27 @@ export default function Workbench({ id }: { id: string }) {
     [ws, open, showDiff, report, clearError],
   );
 
+  // Every action of the workbench as a command (palette, keybindings); the panels add their own.
+  const commands = useCommandRegistry();
+  const recentFiles = useRecentFiles(ws?.meta.id, ws?.docs);
+  const openAt = (path: string, line?: number, column = 1) =>
+    void open(path).then(() => line && setReveal({ path, line, column, length: 0, nonce: Date.now() }));
+  useWorkbenchCommands(commands, {
+    ws,
+    readOnly,
+    activePath,
+    quickOpen: () => setQuickOpen(true),
+    findInFiles: () => {
+      setSidebar("search");
+      setSearchFocus((n) => n + 1);
+    },
+    showExplorer: () => setSidebar("explorer"),
+    toggleTerminal: toggleDock,
+    toggleAgent: () => setAgentOpen((o) => !o),
+    create: (type, path) => onIntent({ kind: "create", parent: "", name: path, type }),
+    compareWithHead: (path) => void showDiff(path),
+  });
+
   if (error)
     return (
       <main className="start">
@@ -239,6 +233,7 @@ export default function Workbench({ id }: { id: string }) {
   if (!ws) return <main className="start muted">Opening workspace…</main>;
 
   return (
+    <CommandsContext.Provider value={commands}>
     <div className="workbench">
       <header className="titlebar">
         <a href="/" title="All workspaces">
@@ -355,6 +350,7 @@ export default function Workbench({ id }: { id: string }) {
                     <TerminalPanel
                       ws={ws}
                       readOnly={readOnly}
+                      onShow={() => setDockOpen(true)}
                       openFile={(path, line) => {
                         void open(path).then(() => line && setReveal({ path, line, column: 1, length: 0, nonce: Date.now() }));
                       }}
@@ -398,13 +394,16 @@ export default function Workbench({ id }: { id: string }) {
       {quickOpen && (
         <QuickOpen
           files={files}
+          recent={recentFiles}
           onClose={() => setQuickOpen(false)}
-          onOpen={(p) => {
+          onOpen={(p, line, column) => {
             setQuickOpen(false);
-            void open(p);
+            openAt(p, line, column);
           }}
         />
       )}
+      <CommandPalette registry={commands} onError={report} />
     </div>
+    </CommandsContext.Provider>
   );
 }
