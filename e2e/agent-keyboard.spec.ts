@@ -1,54 +1,51 @@
+/** The agent's approvals from the keyboard alone, and the tab title while the agent waits. */
 import { test, expect, createWorkspace } from "./fixtures";
-import type { Locator, Page } from "@playwright/test";
-import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
+import type { Page } from "@playwright/test";
+import { useMockModel as useMockModelAt, mockModelServerPerFile } from "./helpers/agent-ui";
 
 const server = mockModelServerPerFile();
+const useMockModel = (page: Page) => useMockModelAt(page, server.url);
 
-const transcript = (page: Page) => page.getByRole("log", { name: "Agent transcript" });
-const prompt = (page: Page, text: string) => transcript(page).locator(".msg.user").filter({ hasText: text });
-
-/** Press Tab, as a keyboard user does, until `target` has the focus (or give up after `max` presses). */
-async function tabTo(page: Page, target: Locator, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`Not reached with ${max} presses of Tab`);
-}
-
-const width = async (l: Locator) => (await l.boundingBox())?.width ?? 0;
-
-test("a prompt's Edit and Fork are reached with Tab, shown while focused, and work with Enter", async ({ page }) => {
-  await createWorkspace(page, "Keyboard actions");
-  await useMockModel(page, server.url);
-  server.setScript([{ text: "Answer one." }, { text: "Answer two." }]);
-  await ask(page, "question one");
-  await expect(transcript(page)).toContainText("Answer one.");
-  await ask(page, "question two");
-  await expect(transcript(page)).toContainText("Answer two.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-
-  const edit = prompt(page, "question one").getByRole("button", { name: "Edit", exact: true });
-  const fork = prompt(page, "question one").getByRole("button", { name: "Fork", exact: true });
-  const actions = prompt(page, "question one").locator(".msg-actions");
-  // Out of the way until the pointer or the focus is on the prompt.
-  await page.mouse.move(0, 0);
-  expect(await width(actions)).toBeLessThanOrEqual(1);
-
-  // From the panel's header, forward through the panel to the first prompt's Edit.
-  await page.getByRole("button", { name: "History", exact: true }).focus();
-  await tabTo(page, edit);
-  await expect(edit).toBeFocused();
-  await expect.poll(() => width(actions)).toBeGreaterThan(20);
+test("Enter approves, Esc rejects with feedback, A always allows; the tab title says when the agent waits", async ({ page }) => {
+  await createWorkspace(page, "Keyboard approvals");
+  await useMockModel(page);
+  server.setScript([
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "README.md", old_str: "Sample project", new_str: "Keyboard project" } }] },
+    { toolCalls: [{ name: "run_commands", args: { commands: ["grep -c Keyboard README.md"] } }] },
+    { toolCalls: [{ name: "run_commands", args: { commands: ["grep -n Keyboard README.md"] } }] },
+    { toolCalls: [{ name: "run_commands", args: { commands: ["grep -c project README.md"] } }] },
+    { toolCalls: [{ name: "attempt_completion", args: { summary: "Renamed, and checked." } }] },
+  ]);
+  const box = page.getByLabel("Message the agent");
+  await box.click();
+  await page.keyboard.type("Rename the project");
   await page.keyboard.press("Enter");
-  await expect(page.getByLabel("Edit prompt")).toHaveValue("question one");
-  await page.getByRole("button", { name: "Cancel" }).press("Enter");
-  await expect(page.getByLabel("Edit prompt")).toHaveCount(0);
 
-  await page.getByRole("button", { name: "History", exact: true }).focus();
-  await tabTo(page, fork);
+  const approval = page.getByRole("group", { name: "Approval needed" });
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(approval).toContainText("Apply edit?");
+  await expect(page).toHaveTitle(/^\(Waiting for you\) Keyboard approvals — Tabula$/);
+  // The card took focus: Enter approves the edit.
+  await expect(approval.getByRole("button", { name: "Approve" })).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page.locator(".agent-title")).toHaveText(/^Fork of /);
-  await expect(transcript(page)).toContainText("question one");
-  await expect(transcript(page)).not.toContainText("Answer two.");
+  await expect(transcript.locator('[data-tool="editor"]')).toHaveAttribute("data-status", "ok");
+
+  // Esc rejects: focus goes to the feedback box, Enter there sends it.
+  await expect(approval).toContainText("grep -c Keyboard README.md");
+  await expect(approval.getByRole("button", { name: "Approve" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(approval.getByLabel("Feedback for the agent")).toBeFocused();
+  await page.keyboard.type("Use -n instead");
+  await page.keyboard.press("Enter");
+  await expect(transcript.locator('[data-tool="run_commands"]').first()).toHaveAttribute("data-status", "rejected");
+  expect(JSON.stringify(server.requests[2].body)).toContain("Use -n instead");
+
+  // A approves and always allows commands starting like this one: the next grep needs no card.
+  await expect(approval).toContainText("grep -n Keyboard README.md");
+  await expect(approval.getByRole("button", { name: /Always allow/ })).toBeVisible();
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("completion")).toBeVisible();
+  await expect(transcript.locator('[data-tool="run_commands"]')).toHaveCount(3);
+  await expect(transcript.locator('[data-tool="run_commands"]').nth(2)).toHaveAttribute("data-status", "ok");
+  await expect(page).toHaveTitle("Keyboard approvals — Tabula");
 });

@@ -24,6 +24,7 @@ import { usePlugins } from "@/components/plugins/usePlugins";
 import { PluginsPanel } from "@/components/plugins/PluginsPanel";
 import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
 import { useAgentCommands } from "./useAgentCommands";
+import { useWaitingTitle } from "./useWaitingTitle";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -113,6 +114,8 @@ export default function AgentPanel(props: {
     options: () => setOptionsOpen(true),
     savePoint: tl.savePoint,
   });
+
+  useWaitingTitle(live.phase.kind === "awaitingApproval" || live.phase.kind === "awaitingAnswer");
 
   if (agent.error && !session) return <div className="agent-panel"><div className="banner error" role="alert">{agent.error}</div></div>;
   if (!session) return <div className="agent-panel muted" style={{ padding: 12 }}>Starting the agent…</div>;

@@ -1,11 +1,16 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { AgentEvent } from "@/lib/agent";
 import { DiffPreview } from "./DiffPreview";
 
 type ApprovalEvent = Extract<AgentEvent, { type: "approval-requested" }>;
 
-/** What the agent wants to do, before it does it: the diff of an edit or the commands; approve or reject with feedback. */
+/**
+ * What the agent wants to do, before it does it: the diff of an edit or the commands; approve or
+ * reject with feedback. From the keyboard: the card takes focus when it appears (unless you are
+ * typing elsewhere), Enter approves, Esc rejects (focus goes to the feedback box; Esc there goes
+ * back), A approves and always allows this kind of command.
+ */
 export function ApprovalCard(props: {
   event: ApprovalEvent;
   onApprove: (alwaysAllowPrefix?: string) => void;
@@ -15,7 +20,37 @@ export function ApprovalCard(props: {
   const { event } = props;
   const [feedback, setFeedback] = useState("");
   const [rejecting, setRejecting] = useState(false);
+  const approveButton = useRef<HTMLButtonElement>(null);
   const preview = event.preview;
+  const loopGuard = event.kind === "loop-guard";
+
+  useEffect(() => {
+    // Someone typing in another box (a steer, a note) keeps their focus.
+    const active = document.activeElement as HTMLInputElement | HTMLTextAreaElement | null;
+    const typing = !!active && (active.tagName === "TEXTAREA" || (active.tagName === "INPUT" && active.type === "text")) && active.value !== "";
+    if (!typing) approveButton.current?.focus();
+  }, []);
+
+  const reject = () => (loopGuard ? props.onReject() : setRejecting(true));
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const inFeedback = (e.target as HTMLElement).tagName === "INPUT";
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+      if (rejecting) {
+        setRejecting(false);
+        requestAnimationFrame(() => approveButton.current?.focus());
+      } else reject();
+    } else if (!inFeedback && !rejecting && (e.key === "a" || e.key === "A") && event.suggestedPrefix) {
+      e.preventDefault();
+      props.onApprove(event.suggestedPrefix);
+    } else if (!rejecting && e.key === "Enter" && e.target === e.currentTarget) {
+      // On a button (Approve has focus at first), Enter is that button's own.
+      e.preventDefault();
+      props.onApprove();
+    }
+  };
   const title =
     event.kind === "loop-guard"
       ? "The agent repeated the same call three times"
@@ -25,7 +60,7 @@ export function ApprovalCard(props: {
           ? "Apply edit?"
           : `Allow ${event.toolName}?`;
   return (
-    <div className="approval-card" role="group" aria-label="Approval needed">
+    <div className="approval-card" role="group" aria-label="Approval needed" tabIndex={-1} onKeyDown={onKeyDown}>
       <div className="approval-title">{title}</div>
       {event.message && <p className="muted">{event.message}</p>}
       {preview?.kind === "command" && (
@@ -69,15 +104,21 @@ export function ApprovalCard(props: {
         </div>
       ) : (
         <div className="row">
-          <button className="primary" onClick={() => props.onApprove()}>
-            {event.kind === "loop-guard" ? "Continue" : "Approve"}
+          <button ref={approveButton} className="primary" onClick={() => props.onApprove()} aria-keyshortcuts="Enter">
+            {loopGuard ? "Continue" : "Approve"}
           </button>
-          <button onClick={() => (event.kind === "loop-guard" ? props.onReject() : setRejecting(true))}>{event.kind === "loop-guard" ? "Stop the run" : "Reject…"}</button>
+          <button onClick={reject} aria-keyshortcuts="Escape">
+            {loopGuard ? "Stop the run" : "Reject…"}
+          </button>
           {event.suggestedPrefix && (
-            <button onClick={() => props.onApprove(event.suggestedPrefix)} title="Approve, and auto-approve commands starting with this for the rest of the session">
+            <button onClick={() => props.onApprove(event.suggestedPrefix)} title="Approve, and auto-approve commands starting with this for the rest of the session" aria-keyshortcuts="A">
               Always allow <code>{event.suggestedPrefix}</code>
             </button>
           )}
+          <span className="muted key-hints" aria-hidden="true">
+            Enter {loopGuard ? "continue" : "approve"} · Esc {loopGuard ? "stop" : "reject"}
+            {event.suggestedPrefix ? " · A always allow" : ""}
+          </span>
         </div>
       )}
     </div>
