@@ -4,7 +4,9 @@
  */
 import { trackingSentence, type Tracking } from "../../git/remote-ahead-behind";
 import type { StatusEntry } from "../../git/status";
+import type { UnmergedStages } from "../../git/merge-index";
 import type { GitContext } from "./context";
+import { operationInProgress, unmerged as unmergedPaths, type Operation } from "./merge-state";
 import { cquote } from "./util";
 
 type Line = { x: string; y: string; path: string; from?: string };
@@ -17,6 +19,10 @@ export type StatusData = {
   untracked: string[];
   /** -uno: untracked files were not looked at. */
   untrackedHidden: boolean;
+  /** Conflicted paths with their porcelain code ("UU", "DU"…), sorted. */
+  unmerged: { code: string; path: string }[];
+  /** The merge, cherry-pick or revert in progress. */
+  operation: { op: Operation; oid: string } | null;
   /** The branch's upstream and how far apart they are (filled in by `git status` only). */
   tracking?: Tracking | null;
 };
@@ -30,7 +36,9 @@ export async function statusData(ctx: GitContext, opts: { untracked: "no" | "nor
   const unstaged: Line[] = [];
   const untrackedFiles: string[] = [];
   const byPath = new Map<string, Line>();
+  const conflicts = await unmergedPaths(ctx);
   for (const e of entries) {
+    if (conflicts.has(e.path)) continue;
     if (e.index === "?") {
       untrackedFiles.push(e.path);
       continue;
@@ -46,7 +54,50 @@ export async function statusData(ctx: GitContext, opts: { untracked: "no" | "nor
   if (opts.untracked === "all") untracked = untrackedFiles;
   else if (opts.untracked === "normal") untracked = await collapseUntracked(ctx, untrackedFiles);
   const sortLines = (l: Line[]) => l.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { branch, head, staged: sortLines(staged), unstaged: sortLines(unstaged), untracked, untrackedHidden: opts.untracked === "no" };
+  const unmerged = [...conflicts].filter(([p]) => !ctx.repo.isHidden(p)).map(([path, st]) => ({ path, code: unmergedCode(st) }));
+  return {
+    branch,
+    head,
+    staged: sortLines(staged),
+    unstaged: sortLines(unstaged),
+    untracked,
+    untrackedHidden: opts.untracked === "no",
+    unmerged,
+    operation: await operationInProgress(ctx),
+  };
+}
+
+/** Porcelain XY of an unmerged path, from which of base, ours and theirs it has. */
+function unmergedCode(st: UnmergedStages): string {
+  const key = `${st.base ? 1 : 0}${st.ours ? 1 : 0}${st.theirs ? 1 : 0}`;
+  return ({ "111": "UU", "011": "AA", "101": "DU", "110": "UD", "100": "DD", "010": "AU", "001": "UA" } as Record<string, string>)[key]!;
+}
+
+const UNMERGED_LABELS: Record<string, string> = {
+  UU: "both modified:",
+  AA: "both added:",
+  DU: "deleted by us:",
+  UD: "deleted by them:",
+  DD: "both deleted:",
+  AU: "added by us:",
+  UA: "added by them:",
+};
+
+/** The lines git puts under the branch while an operation is in progress. */
+function operationLines(data: StatusData): string {
+  const op = data.operation;
+  if (!op) return "";
+  const short = op.oid.slice(0, 7);
+  if (op.op === "merge") {
+    return data.unmerged.length > 0
+      ? 'You have unmerged paths.\n  (fix conflicts and run "git commit")\n  (use "git merge --abort" to abort the merge)\n\n'
+      : 'All conflicts fixed but you are still merging.\n  (use "git commit" to conclude merge)\n\n';
+  }
+  const verb = op.op === "cherry-pick" ? "cherry-picking" : "reverting";
+  const cmd = op.op;
+  return data.unmerged.length > 0
+    ? `You are currently ${verb} commit ${short}.\n  (fix conflicts and run "git ${cmd} --continue")\n  (use "git ${cmd} --skip" to skip this patch)\n  (use "git ${cmd} --abort" to cancel the ${cmd} operation)\n\n`
+    : `You are currently ${verb} commit ${short}.\n  (all conflicts fixed: run "git ${cmd} --continue")\n  (use "git ${cmd} --skip" to skip this patch)\n  (use "git ${cmd} --abort" to cancel the ${cmd} operation)\n\n`;
 }
 
 async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<string, Line>, head: string | null): Promise<void> {
@@ -106,6 +157,8 @@ const LABELS: Record<string, string> = { M: "modified:", A: "new file:", D: "del
 
 /** git pads every label to the longest one ("typechange:") plus a space. */
 const LABEL_WIDTH = 12;
+/** …and unmerged ones to "deleted by them:" plus a space. */
+const UNMERGED_WIDTH = 17;
 
 function label(code: string): string {
   const l = LABELS[code] ?? "unknown:";
@@ -119,11 +172,25 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
   if (data.tracking) out += `${trackingSentence(data.tracking)}\n\n`;
   const initial = data.head === null;
   if (initial) out += "\nNo commits yet\n\n";
+  out += operationLines(data);
   const show = (p: string) => cquote(ctx.work.display(p));
   if (data.staged.length > 0) {
     out += "Changes to be committed:\n";
-    if (!opts.forCommit) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
+    // During a merge git leaves the unstage hint out.
+    if (!opts.forCommit && data.operation?.op !== "merge") out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
     for (const l of data.staged) out += `\t${label(l.x)}${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
+    out += "\n";
+  }
+  if (data.unmerged.length > 0) {
+    out += "Unmerged paths:\n";
+    if (!opts.forCommit) {
+      const rm = data.unmerged.some((u) => u.code.includes("D") || u.code === "AU" || u.code === "UA");
+      out += rm ? '  (use "git add/rm <file>..." as appropriate to mark resolution)\n' : '  (use "git add <file>..." to mark resolution)\n';
+    }
+    for (const u of data.unmerged) {
+      const l = UNMERGED_LABELS[u.code]!;
+      out += `\t${l}${" ".repeat(UNMERGED_WIDTH - l.length)}${show(u.path)}\n`;
+    }
     out += "\n";
   }
   if (data.unstaged.length > 0) {
@@ -145,7 +212,7 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
     out += "Untracked files not listed (use -u option to show untracked files)\n";
   }
   if (data.staged.length === 0) {
-    if (data.unstaged.length > 0) out += 'no changes added to commit (use "git add" and/or "git commit -a")\n';
+    if (data.unstaged.length > 0 || data.unmerged.length > 0) out += 'no changes added to commit (use "git add" and/or "git commit -a")\n';
     else if (data.untracked.length > 0) out += 'nothing added to commit but untracked files present (use "git add" to track)\n';
     else if (initial) out += 'nothing to commit (create/copy files and use "git add" to track)\n';
     else if (data.untrackedHidden) out += "nothing to commit (use -u to show untracked files)\n";
@@ -171,6 +238,7 @@ export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain
   const show = (p: string) => cquote(opts.porcelain ? p : ctx.work.display(p), true);
   const lines = new Map<string, Line>();
   for (const l of [...data.staged, ...data.unstaged]) lines.set(l.path, l);
+  for (const u of data.unmerged) lines.set(u.path, { x: u.code[0]!, y: u.code[1]!, path: u.path });
   const sorted = [...lines.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const l of sorted) out += `${l.x}${l.y} ${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
   for (const p of data.untracked) out += `?? ${show(p)}\n`;

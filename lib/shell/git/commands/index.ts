@@ -18,6 +18,7 @@ import * as grep from "./grep";
 import * as init from "./init";
 import * as log from "./log";
 import * as lsFiles from "./ls-files";
+import * as merge from "./merge";
 import * as mv from "./mv";
 import * as pull from "./pull";
 import * as push from "./push";
@@ -40,7 +41,7 @@ export type { GitForm } from "./unlisted";
 
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
-  revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone,
+  revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone, merge,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));
