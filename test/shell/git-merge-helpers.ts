@@ -66,8 +66,10 @@ export function repoState(dir: string) {
  */
 export async function step(t: Twins, cmd: string, opts: { outputs?: boolean } = {}): Promise<string> {
   const at = tick();
-  const n = nativeSh(t.twin, `${cmd} 2>&1; echo "[rc=$?]"`, at);
-  const r = await t.ws.shell.exec(`${cmd} 2>&1; echo "[rc=$?]"`, { env: gitEnv(at), cwd: undefined });
+  // The group sends every command's stderr along, not only the last one's.
+  const line = `{ ${cmd}; } 2>&1; echo "[rc=$?]"`;
+  const n = nativeSh(t.twin, line, at);
+  const r = await t.ws.shell.exec(line, { env: gitEnv(at) });
   if (opts.outputs !== false) expect(r.stdout, cmd).toBe(normalize(n, t.twin));
   else expect(r.stdout.match(/\[rc=\d+\]\n$/)?.[0], `${cmd}: exit code (ours: ${r.stdout})`).toBe(n.match(/\[rc=\d+\]\n$/)?.[0]);
   expect(repoState(t.ws.dir), cmd).toEqual(repoState(t.twin));

@@ -64,6 +64,8 @@ const COMMAND_FORMS: Record<string, Form[]> = {
   pull: [["", true], ["--ff-only", true]],
   clone: [["http://h/r.git", true], ["--depth 1 http://h/r.git .", true]],
   merge: [["feat-x", true], ["--ff-only feat-x", true], ["--squash feat-x", true], ["--abort", true], ["--continue", true]],
+  "cherry-pick": [["feat-x", true], ["-n feat-x", true], ["--continue", true], ["--abort", true], ["--skip", true]],
+  revert: [["HEAD", true], ["--no-edit HEAD", true], ["--abort", true]],
 };
 
 /** Subcommands the shell does not run: only the guard is asked (the shell answers "not a git command"). */

@@ -124,21 +124,23 @@ export async function checkLocalChanges(ctx: GitContext, head: FlatTree, result:
     }
     throw new GitError(`error: your local changes would be overwritten by ${op}.\nhint: commit your changes or stash them to proceed.\nfatal: ${op} failed\n`, 128);
   }
+  // Past the index check, cherry-pick and revert report as merge does, then fail themselves.
+  const tail = op === "merge" ? STRATEGY_FAILED : `fatal: ${op} failed\n`;
+  const code = op === "merge" ? 2 : 128;
   const touchedSet = new Set(touched);
   const dirty = status.filter((e) => e.index !== "?" && e.worktree !== " " && touchedSet.has(e.path)).map((e) => e.path);
   if (dirty.length > 0) {
-    const verb = op === "merge" ? "merge" : op;
     throw new GitError(
-      `error: Your local changes to the following files would be overwritten by ${verb}:\n${list(ctx, dirty)}Please commit your changes or stash them before you ${verb}.\nAborting\n${op === "merge" ? STRATEGY_FAILED : ""}`,
-      op === "merge" ? 2 : 128,
+      `error: Your local changes to the following files would be overwritten by merge:\n${list(ctx, dirty)}Please commit your changes or stash them before you merge.\nAborting\n${tail}`,
+      code,
     );
   }
   const lands = new Set([...result.clean.keys(), ...result.conflicts.map((c) => c.path)].filter((p) => !head.has(p)));
   const inTheWay = status.filter((e) => e.index === "?" && lands.has(e.path)).map((e) => e.path);
   if (inTheWay.length > 0) {
     throw new GitError(
-      `error: The following untracked working tree files would be overwritten by ${op}:\n${list(ctx, inTheWay)}Please move or remove them before you ${op}.\nAborting\n${op === "merge" ? STRATEGY_FAILED : ""}`,
-      op === "merge" ? 2 : 128,
+      `error: The following untracked working tree files would be overwritten by merge:\n${list(ctx, inTheWay)}Please move or remove them before you merge.\nAborting\n${tail}`,
+      code,
     );
   }
 }

@@ -83,6 +83,15 @@ const UNMERGED_LABELS: Record<string, string> = {
   UA: "added by them:",
 };
 
+/**
+ * Whether the index is compared as for a plain commit (git's whence == FROM_COMMIT): not while
+ * a merge or a cherry-pick is in progress (revert does not count), and then git leaves the
+ * "git restore --staged" hints out.
+ */
+function fromCommit(data: StatusData): boolean {
+  return data.operation === null || data.operation.op === "revert";
+}
+
 /** The lines git puts under the branch while an operation is in progress. */
 function operationLines(data: StatusData): string {
   const op = data.operation;
@@ -176,14 +185,14 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
   const show = (p: string) => cquote(ctx.work.display(p));
   if (data.staged.length > 0) {
     out += "Changes to be committed:\n";
-    // During a merge git leaves the unstage hint out.
-    if (!opts.forCommit && data.operation?.op !== "merge") out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
+    if (!opts.forCommit && fromCommit(data)) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
     for (const l of data.staged) out += `\t${label(l.x)}${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
     out += "\n";
   }
   if (data.unmerged.length > 0) {
     out += "Unmerged paths:\n";
     if (!opts.forCommit) {
+      if (fromCommit(data)) out += '  (use "git restore --staged <file>..." to unstage)\n';
       const rm = data.unmerged.some((u) => u.code.includes("D") || u.code === "AU" || u.code === "UA");
       out += rm ? '  (use "git add/rm <file>..." as appropriate to mark resolution)\n' : '  (use "git add <file>..." to mark resolution)\n';
     }

@@ -9,6 +9,7 @@ import * as blame from "./blame";
 import * as branch from "./branch";
 import * as catFile from "./cat-file";
 import * as checkout from "./checkout";
+import * as cherryPick from "./cherry-pick";
 import * as clone from "./clone";
 import * as commit from "./commit";
 import * as config from "./config";
@@ -25,6 +26,7 @@ import * as push from "./push";
 import * as remote from "./remote";
 import * as reset from "./reset";
 import * as restore from "./restore";
+import * as revert from "./revert";
 import * as revParse from "./rev-parse";
 import * as rm from "./rm";
 import * as show from "./show";
@@ -42,6 +44,7 @@ export type { GitForm } from "./unlisted";
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
   revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone, merge,
+  cherryPick, revert,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));

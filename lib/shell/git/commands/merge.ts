@@ -158,7 +158,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const result = await mergeIntoWorkTree(ctx, { base, ours, theirs: theirTree }, names, "merge");
   const messages = result.messages.filter((m) => !m.startsWith("warning: "));
   for (const w of result.messages.filter((m) => m.startsWith("warning: "))) ctx.io.err(w + "\n");
-  if (!quiet && messages.length > 0) ctx.io.out(messages.join("\n") + "\n");
+  // -q quiets the progress and the summary, not what the merge found.
+  if (messages.length > 0) ctx.io.out(messages.join("\n") + "\n");
   const userMsg = a.all("-m");
   const message = userMsg.length > 0 ? cleanupMessage(userMsg.join("\n\n")) : await defaultMessage(ctx, spec);
   const conflicted = result.conflicts.map((c) => c.path);
@@ -167,7 +168,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     await writeGitFile(ctx, "SQUASH_MSG", await squashMsg(ctx, head, theirs));
     if (conflicted.length > 0) {
       await writeGitFile(ctx, "MERGE_MSG", conflictsTrailer(conflicted));
-      say("Squash commit -- not updating HEAD\nAutomatic merge failed; fix conflicts and then commit the result.\n");
+      ctx.io.out("Squash commit -- not updating HEAD\nAutomatic merge failed; fix conflicts and then commit the result.\n");
       return 1;
     }
     say("Automatic merge went well; stopped before committing as requested\nSquash commit -- not updating HEAD\n");
@@ -175,7 +176,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   }
   if (conflicted.length > 0 || a.has("--no-commit")) {
     await recordOperation(ctx, "merge", theirs, message + conflictsTrailer(conflicted), { noFf });
-    say(conflicted.length > 0 ? "Automatic merge failed; fix conflicts and then commit the result.\n" : "Automatic merge went well; stopped before committing as requested\n");
+    if (conflicted.length > 0) ctx.io.out("Automatic merge failed; fix conflicts and then commit the result.\n");
+    else say("Automatic merge went well; stopped before committing as requested\n");
     return conflicted.length > 0 ? 1 : 0;
   }
   const tree = await writeFlatTree(ctx, result.clean);

@@ -23,8 +23,6 @@ const WRITERS: Record<string, string> = {
   am: "git am applies patches",
   clean: "git clean deletes files",
   rebase: "git rebase rewrites history",
-  "cherry-pick": "git cherry-pick changes files",
-  revert: "git revert changes files",
   gc: "git gc rewrites the repository",
   prune: "git prune deletes objects",
   "format-patch": "git format-patch writes files",
