@@ -10,6 +10,7 @@ import * as branch from "./branch";
 import * as catFile from "./cat-file";
 import * as checkout from "./checkout";
 import * as cherryPick from "./cherry-pick";
+import * as clean from "./clean";
 import * as clone from "./clone";
 import * as commit from "./commit";
 import * as config from "./config";
@@ -44,7 +45,7 @@ export type { GitForm } from "./unlisted";
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
   revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone, merge,
-  cherryPick, revert,
+  cherryPick, revert, clean,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));
