@@ -66,6 +66,7 @@ const COMMAND_FORMS: Record<string, Form[]> = {
   merge: [["feat-x", true], ["--ff-only feat-x", true], ["--squash feat-x", true], ["--abort", true], ["--continue", true]],
   "cherry-pick": [["feat-x", true], ["-n feat-x", true], ["--continue", true], ["--abort", true], ["--skip", true]],
   revert: [["HEAD", true], ["--no-edit HEAD", true], ["--abort", true]],
+  rebase: [["main", true], ["--continue", true], ["--abort", true], ["--skip", true]],
   clean: [["-n", false], ["--dry-run -d", false], ["-nd", false], ["-dn", false], ["-f", true], ["-fd", true], ["-f -x", true], ["", true]],
 };
 

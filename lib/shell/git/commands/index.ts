@@ -24,6 +24,7 @@ import * as merge from "./merge";
 import * as mv from "./mv";
 import * as pull from "./pull";
 import * as push from "./push";
+import * as rebase from "./rebase";
 import * as remote from "./remote";
 import * as reset from "./reset";
 import * as restore from "./restore";
@@ -45,7 +46,7 @@ export type { GitForm } from "./unlisted";
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
   revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone, merge,
-  cherryPick, revert, clean,
+  cherryPick, revert, clean, rebase,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));

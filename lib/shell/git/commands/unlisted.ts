@@ -21,7 +21,6 @@ const READERS = [
 const WRITERS: Record<string, string> = {
   apply: "git apply changes files",
   am: "git am applies patches",
-  rebase: "git rebase rewrites history",
   gc: "git gc rewrites the repository",
   prune: "git prune deletes objects",
   "format-patch": "git format-patch writes files",
