@@ -38,8 +38,9 @@ describe("git rebase", () => {
     const out = await step(t, "git rebase main", { outputs: false });
     expect(out).toContain("CONFLICT (content): Merge conflict in f");
     expect(t.ws.read("f")).toContain("<<<<<<< HEAD\nmain\n=======\nfeat\n>>>>>>> ");
-    await step(t, "git ls-files -u");
-    await step(t, "printf '1\\nboth\\n3\\n' > f && git add f && GIT_EDITOR=true git rebase --continue", { outputs: false });
+    await step(t, "git ls-files -u && git status");
+    await step(t, "git add f && git status");
+    await step(t, "printf '1\\nboth\\n3\\n' > f && git add f && git status && GIT_EDITOR=true git rebase --continue", { outputs: false });
     await step(t, "git log --format='%H %an %s' -4");
     expectFsckClean(t.ws.dir);
   });

@@ -7,6 +7,7 @@ import type { StatusEntry } from "../../git/status";
 import type { UnmergedStages } from "../../git/merge-index";
 import type { GitContext } from "./context";
 import { operationInProgress, unmerged as unmergedPaths, type Operation } from "./merge-state";
+import { readState as readRebase, type RebaseState } from "./rebase-state";
 import { cquote } from "./util";
 
 type Line = { x: string; y: string; path: string; from?: string };
@@ -23,6 +24,8 @@ export type StatusData = {
   unmerged: { code: string; path: string }[];
   /** The merge, cherry-pick or revert in progress. */
   operation: { op: Operation; oid: string } | null;
+  /** The rebase in progress. */
+  rebase: RebaseState | null;
   /** The branch's upstream and how far apart they are (filled in by `git status` only). */
   tracking?: Tracking | null;
 };
@@ -64,6 +67,7 @@ export async function statusData(ctx: GitContext, opts: { untracked: "no" | "nor
     untrackedHidden: opts.untracked === "no",
     unmerged,
     operation: await operationInProgress(ctx),
+    rebase: await readRebase(ctx),
   };
 }
 
@@ -90,6 +94,30 @@ const UNMERGED_LABELS: Record<string, string> = {
  */
 function fromCommit(data: StatusData): boolean {
   return data.operation === null || data.operation.op === "revert";
+}
+
+/** A todo line as git's status shows it: the commit abbreviated. */
+const shortPick = (line: string) => line.replace(/^pick ([0-9a-f]{40})/, (_, oid: string) => `pick ${oid.slice(0, 7)}`);
+
+/** What git's status says of a rebase in progress, after its "interactive rebase in progress" line. */
+function rebaseLines(data: StatusData, r: RebaseState): string {
+  const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+  let out = "";
+  if (r.done.length > 0) {
+    out += `${plural(r.done.length, "Last command done", "Last commands done")} (${r.done.length} ${plural(r.done.length, "command", "commands")} done):\n`;
+    for (const l of r.done.slice(-2)) out += `   ${shortPick(l)}\n`;
+    if (r.done.length > 2) out += "  (see more in file .git/rebase-merge/done)\n";
+  }
+  if (r.todo.length > 0) {
+    out += `${plural(r.todo.length, "Next command to do", "Next commands to do")} (${r.todo.length} remaining ${plural(r.todo.length, "command", "commands")}):\n`;
+    for (const l of r.todo.slice(0, 2)) out += `   ${shortPick(l)}\n`;
+    out += '  (use "git rebase --edit-todo" to view and edit)\n';
+  } else out += "No commands remaining.\n";
+  const where = r.headName.startsWith("refs/heads/") ? ` branch '${r.headName.slice(11)}' on '${r.onto.slice(0, 7)}'` : "";
+  out += `You are currently rebasing${where}.\n`;
+  if (data.unmerged.length === 0) return out + '  (all conflicts fixed: run "git rebase --continue")\n\n';
+  out += '  (fix conflicts and then run "git rebase --continue")\n';
+  return out + '  (use "git rebase --skip" to skip this patch)\n  (use "git rebase --abort" to check out the original branch)\n\n';
 }
 
 /** The lines git puts under the branch while an operation is in progress. */
@@ -176,7 +204,8 @@ function label(code: string): string {
 
 export async function longStatus(ctx: GitContext, data: StatusData, opts: { forCommit?: boolean } = {}): Promise<string> {
   let out = "";
-  if (data.branch) out += `On branch ${data.branch}\n`;
+  if (data.rebase) out += `interactive rebase in progress; onto ${data.rebase.onto.slice(0, 7)}\n${rebaseLines(data, data.rebase)}`;
+  else if (data.branch) out += `On branch ${data.branch}\n`;
   else out += `HEAD detached at ${ctx.repo.abbrev(data.head ?? "")}\n`;
   if (data.tracking) out += `${trackingSentence(data.tracking)}\n\n`;
   const initial = data.head === null;

@@ -10,6 +10,7 @@ import git, { type CommitObject } from "isomorphic-git";
 import type { GitContext } from "../context";
 import { diffTrees } from "../diff";
 import { conflictsTrailer, fullTree, mergeIntoWorkTree, resetMergeToHead, unmerged, writeFlatTree, writeGitFile } from "../merge-state";
+import { readState, removeState, REBASE_DIR as DIR, stateDir, writeState, type RebaseState as State } from "../rebase-state";
 import { applyTree, moveHead, setHead, switchTree, writeOrigHead } from "../tree";
 import { fatal, GitError, parseArgs } from "../util";
 
@@ -19,50 +20,6 @@ export const effect = "git rebase rewrites history";
 /** Every form writes (`--help` and a lone `-h` are answered before a command runs). */
 export function writes(): boolean {
   return true;
-}
-
-const DIR = "rebase-merge";
-
-type State = { headName: string; onto: string; origHead: string; todo: string[]; done: string[]; end: number };
-
-const stateDir = (ctx: GitContext) => `${ctx.repo.gitdir}/${DIR}`;
-
-async function readState(ctx: GitContext): Promise<State | null> {
-  const read = (f: string) => ctx.repo.fs.promises.readFile(`${stateDir(ctx)}/${f}`, "utf8").then(String, () => null);
-  const headName = await read("head-name");
-  if (headName === null) return null;
-  const lines = (t: string | null) => (t ?? "").split("\n").filter((l) => l.startsWith("pick "));
-  return {
-    headName: headName.trim(),
-    onto: (await read("onto"))!.trim(),
-    origHead: (await read("orig-head"))!.trim(),
-    todo: lines(await read("git-rebase-todo")),
-    done: lines(await read("done")),
-    end: Number((await read("end")) ?? "0"),
-  };
-}
-
-async function writeState(ctx: GitContext, s: State): Promise<void> {
-  await ctx.repo.fs.promises.mkdir(stateDir(ctx)).catch(() => undefined);
-  const files: Record<string, string> = {
-    "head-name": s.headName + "\n",
-    onto: s.onto + "\n",
-    "orig-head": s.origHead + "\n",
-    "git-rebase-todo": s.todo.map((l) => l + "\n").join(""),
-    done: s.done.map((l) => l + "\n").join(""),
-    msgnum: `${s.done.length}\n`,
-    end: `${s.end}\n`,
-    interactive: "",
-  };
-  for (const [f, text] of Object.entries(files)) await ctx.repo.fs.promises.writeFile(`${stateDir(ctx)}/${f}`, text);
-}
-
-async function removeState(ctx: GitContext): Promise<void> {
-  const dir = stateDir(ctx);
-  const names = await ctx.repo.fs.promises.readdir(dir).catch(() => [] as string[]);
-  for (const n of names) await ctx.repo.fs.promises.unlink(`${dir}/${n}`).catch(() => undefined);
-  await ctx.repo.fs.promises.rmdir(dir).catch(() => undefined);
-  for (const f of ["REBASE_HEAD", "MERGE_MSG"]) await ctx.repo.fs.promises.unlink(`${ctx.repo.gitdir}/${f}`).catch(() => undefined);
 }
 
 /** Which paths a commit changes, and to what: equal for two commits making the same change. */
