@@ -77,19 +77,21 @@ export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTre
       }
       // One side's mode change survives; two different ones keep ours (git reports them too).
       const mode = b && b.mode === o.mode ? t.mode : o.mode;
+      // Only one side changed the content (the other only the mode): no line merge needed.
+      const onlyContent = o.oid === t.oid ? o.oid : b && o.oid === b.oid ? t.oid : b && t.oid === b.oid ? o.oid : null;
+      if (onlyContent !== null) {
+        clean.set(path, { oid: onlyContent, mode });
+        continue;
+      }
       const [bb, ob, tb] = await Promise.all([b ? store.read(b.oid) : new Uint8Array(), store.read(o.oid), store.read(t.oid)]);
       if (looksBinary(bb) || looksBinary(ob) || looksBinary(tb)) {
         messages.push(`warning: Cannot merge binary files: ${path} (${names.ours} vs. ${names.theirs})`);
         messages.push(`Auto-merging ${path}`);
-        messages.push(`CONFLICT (${kind === "content" ? "content" : kind}): Merge conflict in ${path}`);
+        messages.push(`CONFLICT (${kind}): Merge conflict in ${path}`);
         conflicts.push({ path, kind: kind === "content" ? "binary" : kind, stages, work: { oid: o.oid, mode } });
         continue;
       }
       messages.push(`Auto-merging ${path}`);
-      if (o.oid === t.oid) {
-        clean.set(path, { oid: o.oid, mode });
-        continue;
-      }
       const merged = mergeText(decoder.decode(bb), decoder.decode(ob), decoder.decode(tb), names);
       const oid = await store.write(new TextEncoder().encode(merged.text));
       if (merged.clean) clean.set(path, { oid, mode });

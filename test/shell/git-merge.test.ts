@@ -132,4 +132,25 @@ describe("git merge, three-way", () => {
     await step(t, "git merge nope");
     await step(t, "git merge other");
   });
+
+  it("binary files that both sides changed conflict, keeping ours in the work tree", async () => {
+    t = await twins(`printf 'a\\0b' > bin && echo x > f && git add -A && git commit -qm base && git switch -qc feat && printf 'a\\0feat' > bin && git commit -qam feat && git switch -q main && printf 'a\\0main' > bin && git commit -qam main`);
+    const out = await step(t, "git merge feat");
+    expect(out).toContain("CONFLICT (content): Merge conflict in bin");
+    await step(t, "git status -s");
+  });
+
+  it("a mode change on one side and a content change on the other both land", async () => {
+    t = await twins(`${BASE} && git switch -qc feat && chmod +x g && git commit -qam 'exec g' && git switch -q main && echo x2 > g && git commit -qam 'edit g' && sed -i 's/^1$/one/' f && git commit -qam 'edit f'`);
+    await step(t, "git merge feat");
+    expectFsckClean(t.ws.dir);
+  });
+
+  it("deletions: both sides delete, one deletes a whole directory, empty directories go", async () => {
+    t = await twins(`${BASE} && mkdir -p e/f && echo 1 > e/f/x && git add -A && git commit -qm more && git switch -qc feat && git rm -rq e d/a && git commit -qm 'rm e d/a' && git switch -q main && git rm -q d/a && echo m > m && git add m && git commit -qm 'rm d/a'`);
+    await step(t, "git merge feat && ls");
+    expect(t.ws.exists("e")).toBe(false);
+    expectFsckClean(t.ws.dir);
+  });
 });
+

@@ -91,8 +91,8 @@ export async function runPick(ctx: GitContext, kind: PickKind, args: string[]): 
   const trees = kind === "cherry-pick" ? { base: parentTree, ours, theirs: commitTree } : { base: commitTree, ours, theirs: parentTree };
   const names = { ours: "HEAD", theirs: kind === "cherry-pick" ? label : `parent of ${label}` };
   const result = await mergeIntoWorkTree(ctx, trees, names, kind);
-  const messages = result.messages.filter((m) => !m.startsWith("warning: "));
-  for (const w of result.messages.filter((m) => m.startsWith("warning: "))) ctx.io.err(w + "\n");
+  // git's warnings go to stderr between these lines; here all stay in one stream, in order.
+  const messages = result.messages;
   if (messages.length > 0) ctx.io.out(messages.join("\n") + "\n");
   const message =
     kind === "cherry-pick" ? commit.message : `Revert "${subject}"\n\nThis reverts commit ${oid}.\n`;

@@ -156,8 +156,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const names = { ours: "HEAD", theirs: spec };
   const [base, ours, theirTree] = await Promise.all([fullTree(ctx, baseOid), fullTree(ctx, head), fullTree(ctx, theirs)]);
   const result = await mergeIntoWorkTree(ctx, { base, ours, theirs: theirTree }, names, "merge");
-  const messages = result.messages.filter((m) => !m.startsWith("warning: "));
-  for (const w of result.messages.filter((m) => m.startsWith("warning: "))) ctx.io.err(w + "\n");
+  // git's warnings go to stderr between these lines; here all stay in one stream, in order.
+  const messages = result.messages;
   // -q quiets the progress and the summary, not what the merge found.
   if (messages.length > 0) ctx.io.out(messages.join("\n") + "\n");
   const userMsg = a.all("-m");

@@ -53,7 +53,7 @@ async function replay(ctx: GitContext, s: State): Promise<number> {
     const result = await mergeIntoWorkTree(ctx, { base, ours, theirs }, { ours: "HEAD", theirs: `${oid.slice(0, 7)} (${commit.message.split("\n")[0]})` }, "cherry-pick");
     s.todo.shift();
     s.done.push(line);
-    const messages = result.messages.filter((m) => !m.startsWith("warning: "));
+    const messages = result.messages;
     if (messages.length > 0) ctx.io.out(messages.join("\n") + "\n");
     const subject = commit.message.split("\n")[0] ?? "";
     if (result.conflicts.length > 0) {
