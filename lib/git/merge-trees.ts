@@ -5,8 +5,9 @@
  * changed a text file is a line merge (./merge-file.ts); everything else conflicts. What a
  * conflict leaves is described as git leaves it: the index stages and the work-tree file.
  *
- * Renames are not detected (a renamed-and-modified file conflicts as modify/delete), and a
- * path that is a file on one side and a directory on the other is refused, not resolved.
+ * Renames are followed when a side moved a file unchanged; a file renamed and changed by the
+ * same side is not recognised (it conflicts as modify/delete), and a path that is a file on
+ * one side and a directory on the other is refused, not resolved.
  */
 import { looksBinary, mergeText } from "./merge-file";
 import type { StageEntry, UnmergedStages } from "./merge-index";
@@ -44,7 +45,54 @@ export class MergeNotSupported extends Error {}
 const REGULAR = (mode: number) => mode === 0o100644 || mode === 0o100755;
 const same = (a?: StageEntry, b?: StageEntry) => (a === undefined ? b === undefined : b !== undefined && a.oid === b.oid && a.mode === b.mode);
 
+/** Paths a side renamed without changing them (the base's blob at a new path): old → new. */
+function exactRenames(base: FlatTree, side: FlatTree): Map<string, string> {
+  const added = new Map<string, string[]>();
+  for (const [p, e] of side) if (!base.has(p)) added.set(e.oid, [...(added.get(e.oid) ?? []), p]);
+  const out = new Map<string, string>();
+  for (const [p, e] of base) {
+    if (side.has(p)) continue;
+    const to = added.get(e.oid)?.shift();
+    if (to !== undefined) out.set(p, to);
+  }
+  return out;
+}
+
+function moved(tree: FlatTree, from: string, to: string): FlatTree {
+  const out = new Map(tree);
+  const e = out.get(from)!;
+  out.delete(from);
+  out.set(to, e);
+  return out;
+}
+
+/**
+ * Follow exact renames: when one side only moved a file and the other changed it where it
+ * was, the change is merged at the new path (as git's rename detection does for a 100%
+ * similar rename). A file both sides renamed, differently, is refused.
+ */
+function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree): [FlatTree, FlatTree, FlatTree] {
+  const ourRenames = exactRenames(base, ours);
+  const theirRenames = exactRenames(base, theirs);
+  for (const [from, to] of ourRenames) {
+    const other = theirRenames.get(from);
+    if (other !== undefined && other !== to) throw new MergeNotSupported(`'${from}' was renamed to '${to}' on one side and to '${other}' on the other; this shell cannot merge that`);
+    if (theirs.has(from) && !theirs.has(to)) {
+      base = moved(base, from, to);
+      theirs = moved(theirs, from, to);
+    }
+  }
+  for (const [from, to] of theirRenames) {
+    if (ours.has(from) && !ours.has(to) && base.has(from)) {
+      base = moved(base, from, to);
+      ours = moved(ours, from, to);
+    }
+  }
+  return [base, ours, theirs];
+}
+
 export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore, names: SideNames): Promise<TreeMergeResult> {
+  [base, ours, theirs] = followRenames(base, ours, theirs);
   const clean: FlatTree = new Map();
   const conflicts: MergeConflict[] = [];
   const messages: string[] = [];

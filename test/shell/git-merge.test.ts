@@ -152,5 +152,12 @@ describe("git merge, three-way", () => {
     expect(t.ws.exists("e")).toBe(false);
     expectFsckClean(t.ws.dir);
   });
+
+  it("follows a file one side renamed while the other changed it", async () => {
+    t = await twins(`printf '1\\n2\\n3\\n4\\n5\\n' > a && echo x > x && git add -A && git commit -qm base && git switch -qc feat && git mv a b && git commit -qm mv && git switch -q main && printf '1\\n2\\n3\\n4\\nfive\\n' > a && git commit -qam edit`);
+    await step(t, "git merge feat");
+    await step(t, "git reset -q --hard HEAD~1 && git switch -q feat && git merge main");
+    expectFsckClean(t.ws.dir);
+  });
 });
 

@@ -58,7 +58,7 @@ async function defaultMessage(ctx: GitContext, spec: string): Promise<string> {
 }
 
 async function stat(ctx: GitContext, from: string, to: string): Promise<string> {
-  const changes = diffTrees(await ctx.repo.treeOf(from), await ctx.repo.treeOf(to), undefined, false);
+  const changes = diffTrees(await ctx.repo.treeOf(from), await ctx.repo.treeOf(to));
   return formatStatLines(await fileDiffs(ctx, changes)) + formatSummaryLines(changes);
 }
 
