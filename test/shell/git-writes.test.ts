@@ -63,6 +63,11 @@ const COMMAND_FORMS: Record<string, Form[]> = {
   fetch: [["", true], ["--all", true]],
   pull: [["", true], ["--ff-only", true]],
   clone: [["http://h/r.git", true], ["--depth 1 http://h/r.git .", true]],
+  merge: [["feat-x", true], ["--ff-only feat-x", true], ["--squash feat-x", true], ["--abort", true], ["--continue", true]],
+  "cherry-pick": [["feat-x", true], ["-n feat-x", true], ["--continue", true], ["--abort", true], ["--skip", true]],
+  revert: [["HEAD", true], ["--no-edit HEAD", true], ["--abort", true]],
+  rebase: [["main", true], ["--continue", true], ["--abort", true], ["--skip", true]],
+  clean: [["-n", false], ["--dry-run -d", false], ["-nd", false], ["-dn", false], ["-f", true], ["-fd", true], ["-f -x", true], ["", true]],
 };
 
 /** Subcommands the shell does not run: only the guard is asked (the shell answers "not a git command"). */
@@ -75,8 +80,6 @@ const UNLISTED_FORMS: Record<string, Form[]> = {
   submodule: [["", false], ["status", false], ["update --init", true]],
   "ls-tree": [["HEAD", false], ["--output=t.txt HEAD", true]],
   shortlog: [["-sn", false]],
-  merge: [["x", true]],
-  clean: [["-n", true]],
 };
 
 const argv = (form: string) => form.split(" ").filter((a) => a !== "");

@@ -4,7 +4,10 @@
  */
 import { trackingSentence, type Tracking } from "../../git/remote-ahead-behind";
 import type { StatusEntry } from "../../git/status";
+import type { UnmergedStages } from "../../git/merge-index";
 import type { GitContext } from "./context";
+import { operationInProgress, unmerged as unmergedPaths, type Operation } from "./merge-state";
+import { readState as readRebase, type RebaseState } from "./rebase-state";
 import { cquote } from "./util";
 
 type Line = { x: string; y: string; path: string; from?: string };
@@ -17,6 +20,12 @@ export type StatusData = {
   untracked: string[];
   /** -uno: untracked files were not looked at. */
   untrackedHidden: boolean;
+  /** Conflicted paths with their porcelain code ("UU", "DU"…), sorted. */
+  unmerged: { code: string; path: string }[];
+  /** The merge, cherry-pick or revert in progress. */
+  operation: { op: Operation; oid: string } | null;
+  /** The rebase in progress. */
+  rebase: RebaseState | null;
   /** The branch's upstream and how far apart they are (filled in by `git status` only). */
   tracking?: Tracking | null;
 };
@@ -30,7 +39,9 @@ export async function statusData(ctx: GitContext, opts: { untracked: "no" | "nor
   const unstaged: Line[] = [];
   const untrackedFiles: string[] = [];
   const byPath = new Map<string, Line>();
+  const conflicts = await unmergedPaths(ctx);
   for (const e of entries) {
+    if (conflicts.has(e.path)) continue;
     if (e.index === "?") {
       untrackedFiles.push(e.path);
       continue;
@@ -46,7 +57,84 @@ export async function statusData(ctx: GitContext, opts: { untracked: "no" | "nor
   if (opts.untracked === "all") untracked = untrackedFiles;
   else if (opts.untracked === "normal") untracked = await collapseUntracked(ctx, untrackedFiles);
   const sortLines = (l: Line[]) => l.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { branch, head, staged: sortLines(staged), unstaged: sortLines(unstaged), untracked, untrackedHidden: opts.untracked === "no" };
+  const unmerged = [...conflicts].filter(([p]) => !ctx.repo.isHidden(p)).map(([path, st]) => ({ path, code: unmergedCode(st) }));
+  return {
+    branch,
+    head,
+    staged: sortLines(staged),
+    unstaged: sortLines(unstaged),
+    untracked,
+    untrackedHidden: opts.untracked === "no",
+    unmerged,
+    operation: await operationInProgress(ctx),
+    rebase: await readRebase(ctx),
+  };
+}
+
+/** Porcelain XY of an unmerged path, from which of base, ours and theirs it has. */
+function unmergedCode(st: UnmergedStages): string {
+  const key = `${st.base ? 1 : 0}${st.ours ? 1 : 0}${st.theirs ? 1 : 0}`;
+  return ({ "111": "UU", "011": "AA", "101": "DU", "110": "UD", "100": "DD", "010": "AU", "001": "UA" } as Record<string, string>)[key]!;
+}
+
+const UNMERGED_LABELS: Record<string, string> = {
+  UU: "both modified:",
+  AA: "both added:",
+  DU: "deleted by us:",
+  UD: "deleted by them:",
+  DD: "both deleted:",
+  AU: "added by us:",
+  UA: "added by them:",
+};
+
+/**
+ * Whether the index is compared as for a plain commit (git's whence == FROM_COMMIT): not while
+ * a merge or a cherry-pick is in progress (revert does not count), and then git leaves the
+ * "git restore --staged" hints out.
+ */
+function fromCommit(data: StatusData): boolean {
+  return data.operation === null || data.operation.op === "revert";
+}
+
+/** A todo line as git's status shows it: the commit abbreviated. */
+const shortPick = (line: string) => line.replace(/^pick ([0-9a-f]{40})/, (_, oid: string) => `pick ${oid.slice(0, 7)}`);
+
+/** What git's status says of a rebase in progress, after its "interactive rebase in progress" line. */
+function rebaseLines(data: StatusData, r: RebaseState): string {
+  const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+  let out = "";
+  if (r.done.length > 0) {
+    out += `${plural(r.done.length, "Last command done", "Last commands done")} (${r.done.length} ${plural(r.done.length, "command", "commands")} done):\n`;
+    for (const l of r.done.slice(-2)) out += `   ${shortPick(l)}\n`;
+    if (r.done.length > 2) out += "  (see more in file .git/rebase-merge/done)\n";
+  }
+  if (r.todo.length > 0) {
+    out += `${plural(r.todo.length, "Next command to do", "Next commands to do")} (${r.todo.length} remaining ${plural(r.todo.length, "command", "commands")}):\n`;
+    for (const l of r.todo.slice(0, 2)) out += `   ${shortPick(l)}\n`;
+    out += '  (use "git rebase --edit-todo" to view and edit)\n';
+  } else out += "No commands remaining.\n";
+  const where = r.headName.startsWith("refs/heads/") ? ` branch '${r.headName.slice(11)}' on '${r.onto.slice(0, 7)}'` : "";
+  out += `You are currently rebasing${where}.\n`;
+  if (data.unmerged.length === 0) return out + '  (all conflicts fixed: run "git rebase --continue")\n\n';
+  out += '  (fix conflicts and then run "git rebase --continue")\n';
+  return out + '  (use "git rebase --skip" to skip this patch)\n  (use "git rebase --abort" to check out the original branch)\n\n';
+}
+
+/** The lines git puts under the branch while an operation is in progress. */
+function operationLines(data: StatusData): string {
+  const op = data.operation;
+  if (!op) return "";
+  const short = op.oid.slice(0, 7);
+  if (op.op === "merge") {
+    return data.unmerged.length > 0
+      ? 'You have unmerged paths.\n  (fix conflicts and run "git commit")\n  (use "git merge --abort" to abort the merge)\n\n'
+      : 'All conflicts fixed but you are still merging.\n  (use "git commit" to conclude merge)\n\n';
+  }
+  const verb = op.op === "cherry-pick" ? "cherry-picking" : "reverting";
+  const cmd = op.op;
+  return data.unmerged.length > 0
+    ? `You are currently ${verb} commit ${short}.\n  (fix conflicts and run "git ${cmd} --continue")\n  (use "git ${cmd} --skip" to skip this patch)\n  (use "git ${cmd} --abort" to cancel the ${cmd} operation)\n\n`
+    : `You are currently ${verb} commit ${short}.\n  (all conflicts fixed: run "git ${cmd} --continue")\n  (use "git ${cmd} --skip" to skip this patch)\n  (use "git ${cmd} --abort" to cancel the ${cmd} operation)\n\n`;
 }
 
 async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<string, Line>, head: string | null): Promise<void> {
@@ -106,6 +194,8 @@ const LABELS: Record<string, string> = { M: "modified:", A: "new file:", D: "del
 
 /** git pads every label to the longest one ("typechange:") plus a space. */
 const LABEL_WIDTH = 12;
+/** …and unmerged ones to "deleted by them:" plus a space. */
+const UNMERGED_WIDTH = 17;
 
 function label(code: string): string {
   const l = LABELS[code] ?? "unknown:";
@@ -114,16 +204,31 @@ function label(code: string): string {
 
 export async function longStatus(ctx: GitContext, data: StatusData, opts: { forCommit?: boolean } = {}): Promise<string> {
   let out = "";
-  if (data.branch) out += `On branch ${data.branch}\n`;
+  if (data.rebase) out += `interactive rebase in progress; onto ${data.rebase.onto.slice(0, 7)}\n${rebaseLines(data, data.rebase)}`;
+  else if (data.branch) out += `On branch ${data.branch}\n`;
   else out += `HEAD detached at ${ctx.repo.abbrev(data.head ?? "")}\n`;
   if (data.tracking) out += `${trackingSentence(data.tracking)}\n\n`;
   const initial = data.head === null;
   if (initial) out += "\nNo commits yet\n\n";
+  out += operationLines(data);
   const show = (p: string) => cquote(ctx.work.display(p));
   if (data.staged.length > 0) {
     out += "Changes to be committed:\n";
-    if (!opts.forCommit) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
+    if (!opts.forCommit && fromCommit(data)) out += initial ? '  (use "git rm --cached <file>..." to unstage)\n' : '  (use "git restore --staged <file>..." to unstage)\n';
     for (const l of data.staged) out += `\t${label(l.x)}${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
+    out += "\n";
+  }
+  if (data.unmerged.length > 0) {
+    out += "Unmerged paths:\n";
+    if (!opts.forCommit) {
+      if (fromCommit(data)) out += '  (use "git restore --staged <file>..." to unstage)\n';
+      const rm = data.unmerged.some((u) => u.code.includes("D") || u.code === "AU" || u.code === "UA");
+      out += rm ? '  (use "git add/rm <file>..." as appropriate to mark resolution)\n' : '  (use "git add <file>..." to mark resolution)\n';
+    }
+    for (const u of data.unmerged) {
+      const l = UNMERGED_LABELS[u.code]!;
+      out += `\t${l}${" ".repeat(UNMERGED_WIDTH - l.length)}${show(u.path)}\n`;
+    }
     out += "\n";
   }
   if (data.unstaged.length > 0) {
@@ -145,7 +250,7 @@ export async function longStatus(ctx: GitContext, data: StatusData, opts: { forC
     out += "Untracked files not listed (use -u option to show untracked files)\n";
   }
   if (data.staged.length === 0) {
-    if (data.unstaged.length > 0) out += 'no changes added to commit (use "git add" and/or "git commit -a")\n';
+    if (data.unstaged.length > 0 || data.unmerged.length > 0) out += 'no changes added to commit (use "git add" and/or "git commit -a")\n';
     else if (data.untracked.length > 0) out += 'nothing added to commit but untracked files present (use "git add" to track)\n';
     else if (initial) out += 'nothing to commit (create/copy files and use "git add" to track)\n';
     else if (data.untrackedHidden) out += "nothing to commit (use -u to show untracked files)\n";
@@ -171,6 +276,7 @@ export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain
   const show = (p: string) => cquote(opts.porcelain ? p : ctx.work.display(p), true);
   const lines = new Map<string, Line>();
   for (const l of [...data.staged, ...data.unstaged]) lines.set(l.path, l);
+  for (const u of data.unmerged) lines.set(u.path, { x: u.code[0]!, y: u.code[1]!, path: u.path });
   const sorted = [...lines.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const l of sorted) out += `${l.x}${l.y} ${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
   for (const p of data.untracked) out += `?? ${show(p)}\n`;

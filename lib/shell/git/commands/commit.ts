@@ -2,6 +2,7 @@
 import git from "isomorphic-git";
 import { EMPTY_TREE, type GitContext } from "../context";
 import { diffTrees, fileDiffs, formatSummaryLines, statSummary } from "../diff";
+import { clearOperation, mergeMessage, operationInProgress, squashMessage, unmerged } from "../merge-state";
 import { longStatus, statusData } from "../status-report";
 import { fatal, formatGitDate, GitError, parseArgs } from "../util";
 
@@ -41,6 +42,9 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   });
   const head = await ctx.repo.headOid();
   if (a.has("--amend") && head === null) throw fatal("You have nothing to amend.");
+  // A merge, cherry-pick or revert that stopped: this commit concludes it.
+  const pending = await operationInProgress(ctx);
+  if (pending?.op === "merge" && a.has("--amend")) throw fatal("You are in the middle of a merge -- cannot amend.");
   if (a.positionals.length > 0 || (a.afterDashDash?.length ?? 0) > 0) {
     // git commit <paths>: the work tree state of those paths is staged first.
     const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
@@ -54,12 +58,27 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     ctx.work.invalidate();
   }
   if (a.has("-a")) {
+    const conflicted = await unmerged(ctx);
     for (const e of await ctx.work.status()) {
-      if (e.index === "?") continue;
+      if (e.index === "?" || conflicted.has(e.path)) continue;
       if (e.worktree === "D") await git.remove({ ...ctx.repo.iso, filepath: e.path });
       else if (e.worktree === "M") await git.add({ ...ctx.repo.iso, filepath: e.path });
     }
+    // -a also marks every conflict resolved, with whatever the file holds now (or its absence).
+    for (const p of conflicted.keys()) {
+      if ((await ctx.work.read(p)) === null) await git.remove({ ...ctx.repo.iso, filepath: p });
+      else await git.add({ ...ctx.repo.iso, filepath: p });
+    }
     ctx.work.invalidate();
+  }
+  const stillUnmerged = await unmerged(ctx);
+  if (stillUnmerged.size > 0) {
+    // git lists the paths after the error (its stdout is flushed last); here they follow it on stderr.
+    const paths = [...stillUnmerged.keys()].map((p) => `U\t${ctx.work.display(p)}\n`).join("");
+    throw new GitError(
+      `error: Committing is not possible because you have unmerged files.\nhint: Fix them up in the work tree, and then use 'git add/rm <file>'\nhint: as appropriate to mark resolution and make a commit.\nfatal: Exiting because of an unresolved conflict.\n${paths}`,
+      128,
+    );
   }
 
   let message: string | null = null;
@@ -79,21 +98,30 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   } else if (a.has("--amend") && head) {
     const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: head });
     message = commit.message;
+  } else if (pending) {
+    // This shell has no editor: the prepared message is taken as the editor would have shown it.
+    message = await mergeMessage(ctx);
+  } else {
+    message = await squashMessage(ctx);
   }
+  // The prepared message is what git's editor would open on, and the editor's cleanup strips its
+  // "#" lines; with --no-edit git takes it as it is, comments included.
+  const fromStateFile = msgs.length === 0 && a.get("-F") === undefined && a.get("-C") === undefined && !a.has("--amend") && message !== null && !a.has("--no-edit");
 
   // Anything to commit?
   const index = await ctx.work.index();
   const parentOid = a.has("--amend") && head ? ((await git.readCommit({ ...ctx.repo.iso, oid: head })).commit.parent[0] ?? null) : head;
   const changes = diffTrees(await ctx.repo.treeOf(parentOid ?? EMPTY_TREE), index);
   const headChanges = a.has("--amend") ? changes : diffTrees(await ctx.repo.treeOf(head ?? EMPTY_TREE), index);
-  if (headChanges.length === 0 && !a.has("--allow-empty") && !a.has("--amend")) {
+  // A merge commit is made even when its tree is HEAD's.
+  if (headChanges.length === 0 && !a.has("--allow-empty") && !a.has("--amend") && pending?.op !== "merge") {
     ctx.io.out(await longStatus(ctx, await statusData(ctx)));
     return 1;
   }
   if (message === null) {
     throw new GitError("error: no commit message given: use -m <msg> (this shell has no editor)\nAborting commit due to empty commit message.\n", 1);
   }
-  message = cleanupMessage(message, a.has("-F") || a.has("-C"));
+  message = cleanupMessage(message, a.has("-F") || a.has("-C") || fromStateFile);
   if (message === "" && !a.has("--allow-empty-message")) throw new GitError("Aborting commit due to empty commit message.\n", 1);
   if (a.has("-s")) {
     const who = await ctx.repo.identity("committer");
@@ -104,7 +132,9 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const committer = await ctx.repo.identity("committer");
   if (a.get("--author")) Object.assign(author, parseAuthor(a.get("--author")!));
   // --amend and -C reuse the old commit's author (name, email and date), as git does.
-  const reused = a.has("--amend") && head ? head : a.get("-C") !== undefined ? await ctx.repo.resolveCommit(a.get("-C")!) : null;
+  // A cherry-pick keeps the picked commit's author, as git does.
+  const reused =
+    a.has("--amend") && head ? head : a.get("-C") !== undefined ? await ctx.repo.resolveCommit(a.get("-C")!) : pending?.op === "cherry-pick" ? pending.oid : null;
   if (reused && !a.get("--author")) {
     const { commit } = await git.readCommit({ ...ctx.repo.iso, oid: reused });
     Object.assign(author, { ...commit.author });
@@ -113,7 +143,9 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     ctx.io.out(await longStatus(ctx, await statusData(ctx)));
     return 0;
   }
-  const oid = await git.commit({ ...ctx.repo.iso, message, author, committer, amend: a.has("--amend") });
+  const parent = pending?.op === "merge" && head ? [head, pending.oid] : undefined;
+  const oid = await git.commit({ ...ctx.repo.iso, message, author, committer, amend: a.has("--amend"), parent });
+  await clearOperation(ctx);
   ctx.work.invalidate();
   if (a.has("-q")) return 0;
   const branch = await ctx.repo.branch();
@@ -122,6 +154,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   let out = `[${where} ${oid.slice(0, 7)}] ${message.split("\n")[0]}\n`;
   if (author.name !== committer.name || author.email !== committer.email) out += ` Author: ${author.name} <${author.email}>\n`;
   if (reused) out += ` Date: ${formatGitDate(author.timestamp, author.timezoneOffset)}\n`;
+  // git prints no summary for a merge commit.
+  if (parent) {
+    ctx.io.out(out);
+    return 0;
+  }
   const diffs = await fileDiffs(ctx, changes);
   const ins = diffs.reduce((n, d) => n + d.added, 0);
   const del = diffs.reduce((n, d) => n + d.deleted, 0);

@@ -9,6 +9,8 @@ import * as blame from "./blame";
 import * as branch from "./branch";
 import * as catFile from "./cat-file";
 import * as checkout from "./checkout";
+import * as cherryPick from "./cherry-pick";
+import * as clean from "./clean";
 import * as clone from "./clone";
 import * as commit from "./commit";
 import * as config from "./config";
@@ -18,12 +20,15 @@ import * as grep from "./grep";
 import * as init from "./init";
 import * as log from "./log";
 import * as lsFiles from "./ls-files";
+import * as merge from "./merge";
 import * as mv from "./mv";
 import * as pull from "./pull";
 import * as push from "./push";
+import * as rebase from "./rebase";
 import * as remote from "./remote";
 import * as reset from "./reset";
 import * as restore from "./restore";
+import * as revert from "./revert";
 import * as revParse from "./rev-parse";
 import * as rm from "./rm";
 import * as show from "./show";
@@ -40,7 +45,8 @@ export type { GitForm } from "./unlisted";
 
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
-  revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone,
+  revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone, merge,
+  cherryPick, revert, clean, rebase,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));

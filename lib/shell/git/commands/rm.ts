@@ -1,6 +1,7 @@
 /** `git rm`: remove files from the index and the work tree. */
 import git from "isomorphic-git";
 import type { GitContext } from "../context";
+import { unmerged } from "../merge-state";
 import { fatal, GitError, hasGlob, parseArgs } from "../util";
 
 export const name = "rm";
@@ -40,7 +41,10 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     const both: string[] = [];
     const stagedOnly: string[] = [];
     const local: string[] = [];
+    // Removing a conflicted path is how a conflict is resolved as a deletion: git does not object.
+    const conflicted = await unmerged(ctx);
     for (const p of selected) {
+      if (conflicted.has(p)) continue;
       const e = status.get(p);
       const stagedDiff = (headTree.get(p)?.oid ?? null) !== (index.get(p)?.oid ?? null);
       const workDiff = e !== undefined && e.worktree === "M";

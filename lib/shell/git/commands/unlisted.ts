@@ -21,11 +21,6 @@ const READERS = [
 const WRITERS: Record<string, string> = {
   apply: "git apply changes files",
   am: "git am applies patches",
-  clean: "git clean deletes files",
-  merge: "git merge changes files",
-  rebase: "git rebase rewrites history",
-  "cherry-pick": "git cherry-pick changes files",
-  revert: "git revert changes files",
   gc: "git gc rewrites the repository",
   prune: "git prune deletes objects",
   "format-patch": "git format-patch writes files",

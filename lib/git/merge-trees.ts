@@ -1,0 +1,173 @@
+/**
+ * Three-way merge of two trees against their merge base, path by path over flattened trees
+ * (path → blob), the way git's merge decides each path: a side that left a path as in the
+ * base takes the other side's version; both sides changed it the same way is clean; both
+ * changed a text file is a line merge (./merge-file.ts); everything else conflicts. What a
+ * conflict leaves is described as git leaves it: the index stages and the work-tree file.
+ *
+ * Renames are followed when a side moved a file unchanged; a file renamed and changed by the
+ * same side is not recognised (it conflicts as modify/delete), and a path that is a file on
+ * one side and a directory on the other is refused, not resolved.
+ */
+import { looksBinary, mergeText } from "./merge-file";
+import type { StageEntry, UnmergedStages } from "./merge-index";
+
+export type FlatTree = Map<string, StageEntry>;
+
+export type ConflictKind = "content" | "add/add" | "modify/delete" | "delete/modify" | "binary";
+
+export type MergeConflict = {
+  path: string;
+  kind: ConflictKind;
+  stages: UnmergedStages;
+  /** What the work-tree file holds afterwards (conflict markers, or the surviving side). */
+  work: StageEntry;
+};
+
+export type TreeMergeResult = {
+  /** Every resolved path (conflicted paths excluded). */
+  clean: FlatTree;
+  conflicts: MergeConflict[];
+  /** git's "Auto-merging …" and "CONFLICT (…)" lines, in path order. */
+  messages: string[];
+};
+
+export type BlobStore = {
+  read(oid: string): Promise<Uint8Array>;
+  write(bytes: Uint8Array): Promise<string>;
+};
+
+export type SideNames = { ours: string; theirs: string };
+
+/** The merge would need what this merge does not do (a file/directory conflict). */
+export class MergeNotSupported extends Error {}
+
+const REGULAR = (mode: number) => mode === 0o100644 || mode === 0o100755;
+const same = (a?: StageEntry, b?: StageEntry) => (a === undefined ? b === undefined : b !== undefined && a.oid === b.oid && a.mode === b.mode);
+
+/** Paths a side renamed without changing them (the base's blob at a new path): old → new. */
+function exactRenames(base: FlatTree, side: FlatTree): Map<string, string> {
+  const added = new Map<string, string[]>();
+  for (const [p, e] of side) if (!base.has(p)) added.set(e.oid, [...(added.get(e.oid) ?? []), p]);
+  const out = new Map<string, string>();
+  for (const [p, e] of base) {
+    if (side.has(p)) continue;
+    const to = added.get(e.oid)?.shift();
+    if (to !== undefined) out.set(p, to);
+  }
+  return out;
+}
+
+function moved(tree: FlatTree, from: string, to: string): FlatTree {
+  const out = new Map(tree);
+  const e = out.get(from)!;
+  out.delete(from);
+  out.set(to, e);
+  return out;
+}
+
+/**
+ * Follow exact renames: when one side only moved a file and the other changed it where it
+ * was, the change is merged at the new path (as git's rename detection does for a 100%
+ * similar rename). A file both sides renamed, differently, is refused.
+ */
+function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree): [FlatTree, FlatTree, FlatTree] {
+  const ourRenames = exactRenames(base, ours);
+  const theirRenames = exactRenames(base, theirs);
+  for (const [from, to] of ourRenames) {
+    const other = theirRenames.get(from);
+    if (other !== undefined && other !== to) throw new MergeNotSupported(`'${from}' was renamed to '${to}' on one side and to '${other}' on the other; this shell cannot merge that`);
+    if (theirs.has(from) && !theirs.has(to)) {
+      base = moved(base, from, to);
+      theirs = moved(theirs, from, to);
+    }
+  }
+  for (const [from, to] of theirRenames) {
+    if (ours.has(from) && !ours.has(to) && base.has(from)) {
+      base = moved(base, from, to);
+      ours = moved(ours, from, to);
+    }
+  }
+  return [base, ours, theirs];
+}
+
+export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore, names: SideNames): Promise<TreeMergeResult> {
+  [base, ours, theirs] = followRenames(base, ours, theirs);
+  const clean: FlatTree = new Map();
+  const conflicts: MergeConflict[] = [];
+  const messages: string[] = [];
+  const paths = [...new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])].sort();
+  const decoder = new TextDecoder();
+  for (const path of paths) {
+    const b = base.get(path);
+    const o = ours.get(path);
+    const t = theirs.get(path);
+    if (same(o, t)) {
+      if (o) clean.set(path, o);
+      continue;
+    }
+    if (same(b, o)) {
+      if (t) clean.set(path, t);
+      continue;
+    }
+    if (same(b, t)) {
+      if (o) clean.set(path, o);
+      continue;
+    }
+    // Both sides changed the path, differently.
+    if (o && t) {
+      const stages: UnmergedStages = { base: b, ours: o, theirs: t };
+      const kind: ConflictKind = b ? "content" : "add/add";
+      if (!REGULAR(o.mode) || !REGULAR(t.mode) || (b && !REGULAR(b.mode))) {
+        messages.push(`CONFLICT (${kind}): Merge conflict in ${path}`);
+        conflicts.push({ path, kind, stages, work: o });
+        continue;
+      }
+      // One side's mode change survives; two different ones keep ours (git reports them too).
+      const mode = b && b.mode === o.mode ? t.mode : o.mode;
+      // Only one side changed the content (the other only the mode): no line merge needed.
+      const onlyContent = o.oid === t.oid ? o.oid : b && o.oid === b.oid ? t.oid : b && t.oid === b.oid ? o.oid : null;
+      if (onlyContent !== null) {
+        clean.set(path, { oid: onlyContent, mode });
+        continue;
+      }
+      const [bb, ob, tb] = await Promise.all([b ? store.read(b.oid) : new Uint8Array(), store.read(o.oid), store.read(t.oid)]);
+      if (looksBinary(bb) || looksBinary(ob) || looksBinary(tb)) {
+        messages.push(`warning: Cannot merge binary files: ${path} (${names.ours} vs. ${names.theirs})`);
+        messages.push(`Auto-merging ${path}`);
+        messages.push(`CONFLICT (${kind}): Merge conflict in ${path}`);
+        conflicts.push({ path, kind: kind === "content" ? "binary" : kind, stages, work: { oid: o.oid, mode } });
+        continue;
+      }
+      messages.push(`Auto-merging ${path}`);
+      const merged = mergeText(decoder.decode(bb), decoder.decode(ob), decoder.decode(tb), names);
+      const oid = await store.write(new TextEncoder().encode(merged.text));
+      if (merged.clean) clean.set(path, { oid, mode });
+      else {
+        messages.push(`CONFLICT (${kind}): Merge conflict in ${path}`);
+        conflicts.push({ path, kind, stages, work: { oid, mode } });
+      }
+      continue;
+    }
+    // One side deleted what the other changed: the changed version stays in the work tree.
+    if (o && !t) {
+      messages.push(`CONFLICT (modify/delete): ${path} deleted in ${names.theirs} and modified in ${names.ours}.  Version ${names.ours} of ${path} left in tree.`);
+      conflicts.push({ path, kind: "modify/delete", stages: { base: b, ours: o }, work: o });
+    } else if (t) {
+      messages.push(`CONFLICT (modify/delete): ${path} deleted in ${names.ours} and modified in ${names.theirs}.  Version ${names.theirs} of ${path} left in tree.`);
+      conflicts.push({ path, kind: "delete/modify", stages: { base: b, theirs: t }, work: t });
+    }
+  }
+  refuseFileDirectoryClash([...clean.keys(), ...conflicts.map((c) => c.path)]);
+  return { clean, conflicts, messages };
+}
+
+function refuseFileDirectoryClash(paths: string[]): void {
+  const files = new Set(paths);
+  for (const p of paths) {
+    for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) {
+      const dir = p.slice(0, i);
+      if (files.has(dir)) throw new MergeNotSupported(`'${dir}' is a file on one side and a directory on the other; this shell cannot merge that`);
+    }
+  }
+}
