@@ -111,7 +111,7 @@ export function Transcript(props: {
                 <Markdown text={String((c.input as { summary?: unknown })?.summary ?? "")} />
               </div>
             ) : (
-              <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} onOpenDiff={props.onOpenDiff} />
+              <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId) ?? live.finishedTools.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} onOpenDiff={props.onOpenDiff} />
             ),
           )}
         </div>

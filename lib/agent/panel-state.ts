@@ -9,10 +9,12 @@
  * and the maps and arrays inside are copied when they change.
  */
 import type { AgentEvent, AgentEventOf } from "./events";
+import type { ToolResultPart } from "./messages";
 
 export type ApprovalRequested = AgentEventOf<"approval-requested">;
 export type QuestionAsked = AgentEventOf<"question-asked">;
 export type ToolCallStarted = AgentEventOf<"tool-call-started">;
+type ToolCallFinished = AgentEventOf<"tool-call-finished">;
 
 /** The notices a run shows inline, in order: checkpoints, retries, errors, hook failures, compactions, restores. */
 export type PanelNotice = AgentEventOf<"checkpoint-created" | "retry" | "error" | "hook-error" | "compaction" | "files-restored">;
@@ -33,6 +35,12 @@ export interface PanelState {
   streaming: ReadonlyMap<string, string>;
   /** Tool calls started and not finished yet, by call id. */
   runningTools: ReadonlyMap<string, ToolCallStarted>;
+  /**
+   * How this run's finished calls ended, by call id, as their result parts: the session adds
+   * the tool message only when the whole batch is done, and a call refused at once (Plan
+   * mode's policy) should say so at once, not look stopped until then.
+   */
+  finishedTools: ReadonlyMap<string, ToolResultPart>;
   /** The current run's notices (a new run starts with none). */
   notices: readonly PanelNotice[];
   /** Requests the run waits on, in the order asked; the phase shows the first kind that has any. */
@@ -58,7 +66,7 @@ const isQuestion = (e: AgentEvent): e is QuestionAsked => e.type === "question-a
 export function initialPanelState(seed?: PanelSeed): PanelState {
   const pending = { approvals: seed?.pending.approvals.filter(isApproval) ?? [], questions: seed?.pending.questions.filter(isQuestion) ?? [] };
   const runId = pending.approvals[0]?.runId ?? pending.questions[0]?.runId;
-  return { phase: phaseOf(seed?.running ?? false, runId, pending), streaming: new Map(), runningTools: new Map(), notices: [], pending, settled: new Set(), revision: 0 };
+  return { phase: phaseOf(seed?.running ?? false, runId, pending), streaming: new Map(), runningTools: new Map(), finishedTools: new Map(), notices: [], pending, settled: new Set(), revision: 0 };
 }
 
 /** The phase for a run state and what it waits on: an approval first, then a question. */
@@ -73,6 +81,18 @@ export function isBusy(phase: PanelPhase): boolean {
   return phase.kind !== "idle";
 }
 
+/** A finished call's event as the result part the transcript will hold once the batch is saved. */
+function resultPartOf(e: ToolCallFinished): ToolResultPart {
+  const failed = e.status !== "ok";
+  return {
+    type: "tool-result",
+    toolCallId: e.toolCallId,
+    toolName: e.toolName,
+    output: { type: failed ? "error-text" : "text", value: e.output },
+    ui: { status: e.status, summary: e.summary, ...(e.blockedByPolicy ? { blockedByPolicy: true } : {}), ...(e.data ? { data: e.data } : {}), durationMs: e.durationMs },
+  };
+}
+
 export function reducePanel(state: PanelState, event: AgentEvent): PanelState {
   const revision = state.revision + 1;
   const running = isBusy(state.phase);
@@ -80,12 +100,12 @@ export function reducePanel(state: PanelState, event: AgentEvent): PanelState {
   switch (event.type) {
     case "run-started": {
       const pending = { approvals: [], questions: [] };
-      return { ...state, revision, notices: [], pending, settled: new Set(), phase: phaseOf(true, event.runId, pending) };
+      return { ...state, revision, notices: [], pending, settled: new Set(), finishedTools: new Map(), phase: phaseOf(true, event.runId, pending) };
     }
     case "run-finished": {
       // Whatever was still waiting was settled by the end of the run.
       const pending = { approvals: [], questions: [] };
-      return { ...state, revision, streaming: new Map(), runningTools: new Map(), pending, settled: new Set(), phase: phaseOf(false, undefined, pending) };
+      return { ...state, revision, streaming: new Map(), runningTools: new Map(), finishedTools: new Map(), pending, settled: new Set(), phase: phaseOf(false, undefined, pending) };
     }
     case "text-delta": {
       const streaming = new Map(state.streaming);
@@ -106,9 +126,11 @@ export function reducePanel(state: PanelState, event: AgentEvent): PanelState {
     case "tool-call-finished": {
       const runningTools = new Map(state.runningTools);
       runningTools.delete(event.toolCallId);
+      const finishedTools = new Map(state.finishedTools);
+      finishedTools.set(event.toolCallId, resultPartOf(event));
       // A call that ended no longer waits: a question is dropped without an event when the run is stopped.
       const pending = without(state.pending, (e) => e.toolCallId === event.toolCallId);
-      return { ...state, revision, runningTools, pending, phase: phaseOf(running, runId, pending) };
+      return { ...state, revision, runningTools, finishedTools, pending, phase: phaseOf(running, runId, pending) };
     }
     case "approval-requested":
     case "question-asked": {

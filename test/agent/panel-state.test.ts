@@ -102,6 +102,30 @@ describe("the agent panel's state", () => {
     expect(kinds(trace)).toEqual(["idle", "running", "awaitingAnswer", "running", "idle"]);
   });
 
+  it("a call refused by policy shows as blocked at once, while its batch still waits on another call", async () => {
+    const t = h([{ toolCalls: [{ name: "run_commands", args: { commands: "cat .env" } }, edit] }, { text: "never" }], { files: { "a.ts": "const a = 1;\n" } });
+    t.session.hooks.register({ name: "env-blocker", hooks: { beforeTool: ({ input }) => (JSON.stringify(input).includes(".env") ? { skip: true, reason: "Reading .env is not permitted" } : undefined) } });
+    const f = follow(t.session);
+    const asked = nextEvent(t.session, "approval-requested");
+    const run = t.session.run("go");
+    const approval = await asked;
+    const now = f.store.getSnapshot();
+    const blockedId = t.of("tool-call-finished")[0]!.toolCallId;
+    // The tool message of the batch is not in the conversation yet...
+    expect(t.session.state.messages.some((m) => m.role === "tool")).toBe(false);
+    // ...but the panel already knows how the refused call ended.
+    expect(now.finishedTools.get(blockedId)).toMatchObject({
+      toolName: "run_commands",
+      output: { type: "error-text", value: "Reading .env is not permitted" },
+      ui: { status: "blocked", blockedByPolicy: true },
+    });
+    expect(now.phase.kind).toBe("awaitingApproval");
+    t.session.reject(approval.approvalId);
+    await run;
+    expectInStep(f);
+    expect(f.store.getSnapshot().finishedTools.size).toBe(0);
+  });
+
   it("stopping while a question waits drops the question (the session sends no event for it)", async () => {
     const t = h([{ toolCalls: [{ name: "ask_question", args: { question: "Which one?" } }] }, { text: "never" }]);
     const f = follow(t.session);
