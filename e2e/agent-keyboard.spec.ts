@@ -49,3 +49,29 @@ test("Enter approves, Esc rejects with feedback, A always allows; the tab title 
   await expect(transcript.locator('[data-tool="run_commands"]').nth(2)).toHaveAttribute("data-status", "ok");
   await expect(page).toHaveTitle("Keyboard approvals — Tabula");
 });
+
+test("in Plan mode a refused call says 'blocked by policy' at once, while the rest of its turn still waits", async ({ page }) => {
+  await createWorkspace(page, "Blocked at once");
+  await useMockModel(page);
+  server.setScript([
+    {
+      toolCalls: [
+        { name: "editor", args: { command: "str_replace", path: "README.md", old_str: "Sample", new_str: "Changed" } },
+        { name: "ask_question", args: { question: "Which section should the plan cover?" } },
+      ],
+    },
+    { text: "Planning the intro." },
+  ]);
+  await page.getByLabel("Message the agent").focus();
+  await page.keyboard.press("Shift+Tab");
+  await expect(page.getByRole("radio", { name: "Plan" })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Tab");
+  await page.getByLabel("Message the agent").fill("Change the README");
+  await page.getByLabel("Message the agent").press("Enter");
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  // The question waits for an answer; the edit beside it is already shown as refused.
+  await expect(page.getByText("Which section should the plan cover?")).toBeVisible();
+  const edit = transcript.locator('[data-tool="editor"]');
+  await expect(edit).toHaveAttribute("data-status", "blocked");
+  await expect(edit).toContainText("blocked by policy");
+});
