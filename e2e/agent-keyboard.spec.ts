@@ -65,7 +65,6 @@ test("in Plan mode a refused call says 'blocked by policy' at once, while the re
   await page.getByLabel("Message the agent").focus();
   await page.keyboard.press("Shift+Tab");
   await expect(page.getByRole("radio", { name: "Plan" })).toHaveAttribute("aria-checked", "true");
-  await page.keyboard.press("Tab");
   await page.getByLabel("Message the agent").fill("Change the README");
   await page.getByLabel("Message the agent").press("Enter");
   const transcript = page.getByRole("log", { name: "Agent transcript" });
