@@ -273,7 +273,11 @@ export class RunLoop {
         if (!r) return false;
         if (typeof r.system === "string") system = r.system;
         if (Array.isArray(r.messages)) messages = r.messages;
-        if (Array.isArray(r.tools)) offered = r.tools.filter((n) => surfaceTools.some((t) => t.name === n));
+        if (Array.isArray(r.tools)) {
+          // A filter may narrow the offer, never drop the mode's pinned tools.
+          const kept = r.tools.filter((n) => surfaceTools.some((t) => t.name === n));
+          offered = [...kept, ...surfaceTools.filter((t) => !kept.includes(t.name) && core.pinnedTool(t.name) === t).map((t) => t.name)];
+        }
         if (typeof r.maxOutputTokens === "number" && r.maxOutputTokens < maxOutputTokens) maxOutputTokens = r.maxOutputTokens;
         if (r.stop) stop = r.reason ?? "Stopped by a beforeModel hook";
         return !!r.stop;
