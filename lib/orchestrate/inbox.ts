@@ -16,6 +16,14 @@ import type { Proposal, ProposalSink, SubmitOutcome } from "./proposal";
 
 export const PROPOSAL_COOLDOWN_MS = 2 * 60_000;
 
+/** The approvals `approve()` handed out: a look-alike object made elsewhere is not one of them. */
+const issuedApprovals = new WeakSet<object>();
+
+/** True only for an object returned by `ProposalInbox.approve`: a team starts from nothing else. */
+export function isIssuedApproval(p: unknown): boolean {
+  return typeof p === "object" && p !== null && issuedApprovals.has(p);
+}
+
 export type ProposalStatus = "pending" | "approved" | "rejected" | "superseded";
 
 export type PendingProposal = {
@@ -91,7 +99,9 @@ export class ProposalInbox {
     p.status = "approved";
     this.lastSubmitted.delete(p.sessionId);
     this.emit({ type: "approved", proposal: p });
-    return structuredClone(p);
+    const approval = Object.freeze(structuredClone(p));
+    issuedApprovals.add(approval);
+    return approval;
   }
 
   /** The operator rejected, in the UI, with optional feedback for the agent. */

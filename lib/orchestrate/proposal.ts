@@ -102,6 +102,8 @@ export function proposalErrors(p: Pick<Proposal, "roles" | "tasks" | "synthesis"
 }
 
 export const proposalSchema = proposalShape.superRefine((p, ctx) => {
+  // An empty tree is already refused; every reference into it would only repeat that.
+  if (p.tasks.length === 0) return;
   for (const message of proposalErrors(p)) ctx.addIssue({ code: "custom", message, path: [] });
 });
 
