@@ -59,6 +59,22 @@ export class ToolPipeline {
     return (await this.prepare(c)) ?? (await this.execute(c));
   }
 
+  /**
+   * The first half of `run`: the call's checks and approval. Gives its outcome when it ends
+   * there, or the function that executes it (calls of a `concurrent` tool execute together).
+   */
+  async prepareCall(state: RunState, call: ToolCallIn): Promise<{ outcome: CallOutcome } | { execute: () => Promise<CallOutcome> }> {
+    const c = this.start(state, call);
+    const outcome = await this.prepare(c);
+    return outcome ? { outcome } : { execute: () => this.execute(c) };
+  }
+
+  /** Whether calls of this tool may execute at the same time as their neighbours of the same kind. */
+  isConcurrent(call: { toolName: string }): boolean {
+    const tool = this.core.pinnedTool(call.toolName) ?? this.core.tools.find((t) => t.name === call.toolName);
+    return tool?.concurrent === true;
+  }
+
   /** A call that is not executed (the run ended, an earlier call stopped the message). */
   skip(state: RunState, call: { toolCallId: string; toolName: string }, why: string, status: ToolCallStatus = "skipped"): ToolResultPart {
     return this.resultPart(state, call, status, { output: why, isError: true, summary: firstLine(why) }, 0, {});

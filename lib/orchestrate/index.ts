@@ -8,4 +8,5 @@ export * from "./inbox";
 export * from "./materialise";
 export * from "./scheduler";
 export * from "./team";
+export * from "./delegate";
 export { teamFromApproved } from "./start";

@@ -38,8 +38,8 @@ export type ChildSpec = {
   model?: string;
   /** The role's tool allow-list. */
   tools: readonly string[];
-  /** Dollars this child may spend: what is left of the team's budget when it starts. */
-  budgetUsd: number;
+  /** Dollars this child may spend: what is left of the team's (or the parent's) budget when it starts; undefined: no cap. */
+  budgetUsd?: number;
 };
 
 export type ChildFactory = (spec: ChildSpec) => AgentSession;

@@ -205,7 +205,7 @@ describe("a team of child sessions", () => {
     const final = await h.team.start();
     expect(final.status).toBe("stopped");
     expect(final.reason).toMatch(/^Stopped: the team's budget of \$1 was reached \(\$1\.2020 spent\)\.$/);
-    expect(h.specs.map((s) => [s.key, Number(s.budgetUsd.toFixed(3))])).toEqual([
+    expect(h.specs.map((s) => [s.key, Number(s.budgetUsd!.toFixed(3))])).toEqual([
       ["map-api", 1],
       ["map-tests", 0.399],
     ]);
