@@ -12,7 +12,7 @@
  *
  * Framework-free.
  */
-import type { Proposal, ProposalSink, SubmitOutcome } from "./proposal";
+import { proposalSchema, type Proposal, type ProposalSink, type SubmitOutcome } from "./proposal";
 
 export const PROPOSAL_COOLDOWN_MS = 2 * 60_000;
 
@@ -102,6 +102,21 @@ export class ProposalInbox {
     const approval = Object.freeze(structuredClone(p));
     issuedApprovals.add(approval);
     return approval;
+  }
+
+  /**
+   * A proposal the operator made and approved in one gesture (a Plan card's "Approve & run as a
+   * team": the plan's graph compiled by `proposalFromPlan`). Called by UI code only, like
+   * `approve`; validated like any proposal. Returns the approval a team starts from.
+   */
+  approveOwn(sessionId: string, proposal: Proposal): PendingProposal {
+    const parsed = proposalSchema.safeParse(proposal);
+    if (!parsed.success) throw new Error(`The proposal is not valid: ${parsed.error.issues.map((i) => i.message).join(" ")}`);
+    const at = this.now();
+    const id = `prop${(++this.seq).toString(36)}${at.toString(36)}`;
+    const item: PendingProposal = { id, sessionId, toolCallId: "", proposal: structuredClone(parsed.data), submittedAt: at, status: "pending" };
+    this.items.set(id, item);
+    return this.approve(id);
   }
 
   /** The operator rejected, in the UI, with optional feedback for the agent. */

@@ -10,3 +10,4 @@ export * from "./scheduler";
 export * from "./team";
 export * from "./delegate";
 export { teamFromApproved } from "./start";
+export * from "./from-plan";

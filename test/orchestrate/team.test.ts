@@ -12,6 +12,7 @@ import { createModedSession } from "../../lib/modes";
 import {
   materialise,
   modedChildFactory,
+  proposalFromPlan,
   ProposalInbox,
   Schedule,
   Team,
@@ -303,5 +304,31 @@ describe("from approval to the parent conversation", () => {
     for (const id of childIds) expect(d.cp.created.some((c) => c.sessionId === id)).toBe(true);
     expect(team.firstCheckpoint()?.ref).toMatch(new RegExp(`^refs/tabula/checkpoints/${pending!.id}`));
     expect(final.cost.tokens).toBeGreaterThan(0);
+  });
+});
+
+describe("a plan run as a team", () => {
+  it("compiles the plan's graph into tasks that run in its dependency order, approved by the operator's own gesture", async () => {
+    const plan = {
+      goal: "Add a greeting",
+      nodes: [
+        { key: "docs", title: "Document it", description: "Add a line to README.md", dependsOn: ["impl"] },
+        { key: "impl", title: "Implement", description: "Create greet.txt", dependsOn: [] },
+      ],
+    };
+    const inbox = new ProposalInbox();
+    const approval = inbox.approveOwn("parent1", proposalFromPlan(plan, { tokens: 100_000, usd: 1, maxParallel: 2, wallMs: 60_000 }));
+    expect(approval.status).toBe("approved");
+    expect(() => inbox.approveOwn("parent1", { ...proposalFromPlan(plan, { tokens: 1, usd: 1, maxParallel: 1, wallMs: 1 }), tasks: [] })).toThrow(/tasks is empty/);
+    const h = teamHarness(approval.proposal, {
+      impl: [{ toolCalls: [{ name: "editor", args: { command: "create", path: "greet.txt", file_text: "hello\n" } }] }, { text: "created greet.txt" }],
+      docs: [{ toolCalls: [{ name: "editor", args: { command: "create", path: "README.md", file_text: "greet.txt says hello\n" } }] }, { text: "documented" }],
+    });
+    const final = await h.team.start();
+    expect(final.status).toBe("done");
+    expect(h.starts).toEqual(["impl", "docs", "synthesis"]);
+    expect(h.stats().maxWriters).toBe(1);
+    expect(h.ws.read("greet.txt")).toBe("hello\n");
+    expect(h.promptOf("docs")).toContain("created greet.txt");
   });
 });
