@@ -10,14 +10,18 @@ import { AgentSession, type AgentSessionOptions, type SessionData } from "../age
 import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
 import type { ToolDefinition } from "../tools/define";
+import { createDelegateTool, type DelegateOptions } from "../orchestrate/delegate";
 import { defaultProposalInbox } from "../orchestrate/inbox";
 import { createProposeOrchestrationTool, PROPOSE_ORCHESTRATION, type OrchestrationCap, type ProposalSink } from "../orchestrate/proposal";
 import { modeLabel, modeOutputHooks, modeSwitchNotice, pinnedToolNames, shellIsReadOnly } from "./profiles";
 import { modePolicy, systemPromptPreamble, toolsOnSurface } from "./policy-table";
 import { modeTools } from "./tools";
 
-/** Where Orchestrate mode's proposals go, and the user's limits on a team (default: the app's inbox, default limits). */
-export type OrchestrationWiring = { proposals?: ProposalSink; cap?: () => OrchestrationCap };
+/**
+ * Where Orchestrate mode's proposals go and the user's limits on a team (default: the app's
+ * inbox, default limits); with `delegate`, Agent mode gets the `delegate` tool over that child factory.
+ */
+export type OrchestrationWiring = { proposals?: ProposalSink; cap?: () => OrchestrationCap; delegate?: DelegateOptions };
 
 type ModeOptionKeys = "tools" | "surface" | "policy" | "modePreamble" | "isReadOnlyMode" | "modeLabel" | "pinnedTools";
 
@@ -28,6 +32,7 @@ export function modeSessionOptions(wiring: OrchestrationWiring = {}): Pick<Agent
     const propose = createProposeOrchestrationTool({ sink: wiring.proposals ?? defaultProposalInbox.sink(), cap: wiring.cap, toolNames: () => names }) as ToolDefinition;
     own = own.map((t) => (t.name === PROPOSE_ORCHESTRATION ? propose : t));
   }
+  if (wiring.delegate) own = [...own, createDelegateTool(wiring.delegate) as ToolDefinition];
   const tools = [...builtinTools(), ...own];
   // The genuine definitions, captured now: a plugin that later replaces or drops one by name
   // changes nothing about what a pinned call runs.

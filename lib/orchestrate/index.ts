@@ -9,5 +9,5 @@ export * from "./materialise";
 export * from "./scheduler";
 export * from "./team";
 export * from "./delegate";
-export { teamFromApproved } from "./start";
+export { proposalApprovedNotice, proposalRejectedNotice, teamFromApproved } from "./start";
 export * from "./from-plan";

@@ -20,3 +20,15 @@ export function teamFromApproved(
   const plan = materialise(approved.proposal, approved.id);
   return new Team({ plan, createChild: opts.createChild, post: (text) => opts.parent.steer(text), setTimer: opts.setTimer, clearTimer: opts.clearTimer });
 }
+
+/** What the agent is told when the operator rejected its proposal (steer it into the parent session). */
+export function proposalRejectedNotice(feedback?: string): string {
+  return feedback?.trim()
+    ? `The user rejected the team proposal. Their feedback: ${feedback.trim()}\nRevise it and propose again with propose_orchestration, folding every change into one proposal.`
+    : "The user rejected the team proposal. Ask what they want changed, or answer without a team.";
+}
+
+/** What the agent is told when the operator approved its proposal and the team started. */
+export function proposalApprovedNotice(taskCount: number): string {
+  return `The user approved the team proposal: ${taskCount} task${taskCount === 1 ? "" : "s"} are running as child sessions. The synthesis will be posted here when the team is done; do not start the work yourself.`;
+}

@@ -104,3 +104,19 @@ describe("delegate", () => {
     expect(h.specs).toEqual([]);
   });
 });
+
+describe("delegate wired through the session factory", () => {
+  it("is offered in Act mode only when the factory is given a child factory", async () => {
+    const ws = tempWs({ "a.txt": "a\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    const createChild = modedChildFactory({ deps: d, workspaceId: "w", model: () => scripted([{ text: "child answer" }]) });
+    const withIt = createModedSession({ deps: d, model: scripted([{ toolCalls: [{ name: "delegate", args: { brief: "look" } }] }, { text: "ok" }]), workspaceId: "w" }, undefined, { delegate: { createChild } });
+    const without = createModedSession({ deps: d, model: scripted([{ text: "ok" }]), workspaceId: "w" });
+    expect(withIt.extensions.surfaceTools.map((t) => t.name)).toContain("delegate");
+    expect(without.extensions.surfaceTools.map((t) => t.name)).not.toContain("delegate");
+    await withIt.run("delegate it");
+    const tool = withIt.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).find((c) => c.type === "tool-result");
+    expect(JSON.stringify(tool?.output)).toContain("child answer");
+  });
+});
