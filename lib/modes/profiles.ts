@@ -48,6 +48,8 @@ export interface ModeProfile {
     allow: readonly string[];
     /** Never on the surface. */
     deny: readonly string[];
+    /** Effects above `maxTier` still admitted (Orchestrate's research: network reads, asked about like commands). */
+    allowEffects?: readonly EffectClass[];
   };
   /** A tool with any of these effects is never on the surface, and a call with one is refused. */
   deniedEffects: readonly EffectClass[];
@@ -127,7 +129,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "orchestrate",
     label: "Orchestrate",
     isDefault: false,
-    surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
+    surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"], allowEffects: ["network"] },
     deniedEffects: READ_ONLY_EFFECTS,
     worktree: "read-only",
     outputVerbs: [PROPOSE_ORCHESTRATION],

@@ -160,3 +160,20 @@ describe("pinned tools", () => {
     expect(events.some((e) => e.type === "approval-requested")).toBe(false);
   });
 });
+
+describe("Orchestrate's research surface", () => {
+  const tool = (name: string, effects: ToolDefinition["effects"]): ToolDefinition =>
+    defineTool({ name, description: name, inputSchema: z.object({}), effects, async execute() {
+      return { output: "" };
+    } }) as ToolDefinition;
+
+  it("admits network reads (asked about like commands), not network tools that also write; Plan and Review still refuse them", () => {
+    const fetcher = tool("web_fetch", ["network"]);
+    const poster = tool("web_upload", ["network", "file-write"]);
+    expect(isOnSurface("orchestrate", fetcher)).toBe(true);
+    expect(isOnSurface("orchestrate", poster)).toBe(false);
+    for (const m of ["plan", "review"] as const) expect(isOnSurface(m, fetcher)).toBe(false);
+    expect(modePolicy.decide({ name: "web_fetch", input: {}, tool: fetcher }, "orchestrate", { autoApprove: { read: true, edit: false, command: false }, allowedCommandPrefixes: [] }).action).toBe("ask");
+    expect(systemPromptPreamble("orchestrate", [...allTools(), fetcher, poster])).toMatch(/propose_orchestration, web_fetch\.$/);
+  });
+});
