@@ -41,6 +41,8 @@ export interface ModeProfile {
   label: string;
   /** The mode a new session starts in. */
   isDefault: boolean;
+  /** Offered by the composer's mode switch (Review is set by the system: Review changes, a pull-request review). */
+  inSwitch: boolean;
   surface: {
     /** Tools up to this tier are on the surface (unless denied). */
     maxTier: ToolTier;
@@ -78,6 +80,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "act",
     label: "Act",
     isDefault: true,
+    inSwitch: true,
     surface: { maxTier: "execute", allow: [], deny: [] },
     deniedEffects: [],
     worktree: "read-write",
@@ -92,6 +95,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "plan",
     label: "Plan",
     isDefault: false,
+    inSwitch: true,
     surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
     deniedEffects: READ_ONLY_EFFECTS,
     worktree: "read-only",
@@ -111,6 +115,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "review",
     label: "Review",
     isDefault: false,
+    inSwitch: false,
     surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
     deniedEffects: READ_ONLY_EFFECTS,
     worktree: "read-only",
@@ -129,6 +134,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "orchestrate",
     label: "Orchestrate",
     isDefault: false,
+    inSwitch: true,
     surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"], allowEffects: ["network"] },
     deniedEffects: READ_ONLY_EFFECTS,
     worktree: "read-only",
@@ -146,6 +152,8 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
 };
 
 export const MODE_IDS: readonly AgentMode[] = Object.keys(MODE_PROFILES) as AgentMode[];
+/** The modes the composer's switch offers, in order. */
+export const SWITCH_MODES: readonly AgentMode[] = MODE_IDS.filter((m) => MODE_PROFILES[m].inSwitch);
 export const DEFAULT_MODE: AgentMode = MODE_IDS.find((m) => MODE_PROFILES[m].isDefault) ?? "act";
 
 export function modeProfile(mode: AgentMode): ModeProfile {

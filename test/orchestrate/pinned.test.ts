@@ -15,6 +15,7 @@ import {
   pinnedToolNames,
   policyCall,
   shellIsReadOnly,
+  SWITCH_MODES,
   systemPromptPreamble,
   toolsOnSurface,
 } from "../../lib/modes";
@@ -176,4 +177,8 @@ describe("Orchestrate's research surface", () => {
     expect(modePolicy.decide({ name: "web_fetch", input: {}, tool: fetcher }, "orchestrate", { autoApprove: { read: true, edit: false, command: false }, allowedCommandPrefixes: [] }).action).toBe("ask");
     expect(systemPromptPreamble("orchestrate", [...allTools(), fetcher, poster])).toMatch(/propose_orchestration, web_fetch\.$/);
   });
+});
+
+it("the composer's switch offers Act, Plan and Orchestrate; Review stays system-set", () => {
+  expect(SWITCH_MODES).toEqual(["act", "plan", "orchestrate"]);
 });
