@@ -14,6 +14,7 @@
  * Framework-free.
  */
 import { z } from "zod";
+import { randomId } from "../agent/ids";
 import { defineTool, type ToolDefinition, type ToolResult } from "../tools/define";
 import type { ChildFactory } from "./team";
 
@@ -57,7 +58,8 @@ export function createDelegateTool(opts: DelegateOptions): ToolDefinition<Delega
     concurrent: true,
     async execute(input, ctx): Promise<ToolResult> {
       const n = ++count;
-      const id = `${ctx.sessionId.replace(/[^A-Za-z0-9]/g, "")}d${n}`;
+      // The random tail keeps ids apart across reloads (the counter starts again), so child checkpoints never share refs.
+      const id = `${ctx.sessionId.replace(/[^A-Za-z0-9]/g, "")}d${n}${randomId(4)}`;
       const title = input.title ?? input.brief.replace(/\s+/g, " ").slice(0, 60);
       const budget = opts.budgetLeft?.();
       const child = opts.createChild({

@@ -75,7 +75,7 @@ describe("delegate", () => {
       ["plan", "read_files,list_files,search_codebase,run_commands", 0.25],
     ]);
     const ids = h.finished().map((e) => e.data?.childSessionId);
-    expect(ids).toEqual([`${h.parent.id}d1`, `${h.parent.id}d2`]);
+    expect(ids).toEqual([expect.stringMatching(new RegExp(`^${h.parent.id}d1[a-z0-9]{4}$`)), expect.stringMatching(new RegExp(`^${h.parent.id}d2[a-z0-9]{4}$`))]);
     // Each child run was checkpointed under its own session.
     for (const id of ids) expect(h.d.cp.created.some((c) => c.sessionId === id)).toBe(true);
   });

@@ -225,7 +225,7 @@ describe("a team of child sessions", () => {
   });
 
   it("stop(task) stops one child and blocks its dependents", async () => {
-    const h = teamHarness(proposal(), { "map-api": [{ text: "a long report that takes a while to stream out", delayMs: 10 }] });
+    const h = teamHarness(proposal(), { "map-api": [{ text: "a long report that takes a while to stream out", delayMs: 30 }] });
     const done = h.team.start();
     await new Promise((r) => setTimeout(r, 20));
     expect(h.team.state.tasks[0]).toMatchObject({ key: "map-api", state: "running", sessionId: "team1t1" });
