@@ -46,6 +46,7 @@ const MODE_TEXT: Record<AgentMode, string> = {
   act: "You are in ACT mode: carry out the user's request. You may read, edit files and run commands; the user approves edits and commands as they come.",
   plan: "You are in PLAN mode: explore, analyse and plan — do not change anything. File edits are not available and commands run on a read-only workspace. Present a clear, ordered plan; the user switches to Act mode to carry it out.",
   review: "You are in REVIEW mode: read the changes and the code and report findings (bugs, risks, suggestions) with file and line references. Do not change anything.",
+  orchestrate: "You are in ORCHESTRATE mode: explore without changing anything, then propose a team of sub-agents; nothing runs until the user approves it.",
 };
 
 export type SystemPromptInput = {

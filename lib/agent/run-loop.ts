@@ -273,7 +273,11 @@ export class RunLoop {
         if (!r) return false;
         if (typeof r.system === "string") system = r.system;
         if (Array.isArray(r.messages)) messages = r.messages;
-        if (Array.isArray(r.tools)) offered = r.tools.filter((n) => surfaceTools.some((t) => t.name === n));
+        if (Array.isArray(r.tools)) {
+          // A filter may narrow the offer, never drop the mode's pinned tools.
+          const kept = r.tools.filter((n) => surfaceTools.some((t) => t.name === n));
+          offered = [...kept, ...surfaceTools.filter((t) => !kept.includes(t.name) && core.pinnedTool(t.name) === t).map((t) => t.name)];
+        }
         if (typeof r.maxOutputTokens === "number" && r.maxOutputTokens < maxOutputTokens) maxOutputTokens = r.maxOutputTokens;
         if (r.stop) stop = r.reason ?? "Stopped by a beforeModel hook";
         return !!r.stop;
@@ -331,7 +335,8 @@ export class RunLoop {
     const results: ToolResultPart[] = [];
     let end: BatchEnd | undefined;
     let fatal: { error: unknown } | undefined;
-    for (const call of calls) {
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
       if (end?.kind === "aborted" || signal.aborted) {
         end = { kind: "aborted" };
         results.push(pipeline.skip(state, call, "Not executed: the user stopped the run.", "aborted"));
@@ -340,6 +345,17 @@ export class RunLoop {
       if (end || fatal) {
         results.push(pipeline.skip(state, call, fatal ? "Not executed: the run failed before this call." : notExecutedBecause(end!)));
         continue;
+      }
+      if (pipeline.isConcurrent(call)) {
+        const group = [call];
+        while (i + 1 < calls.length && pipeline.isConcurrent(calls[i + 1]!)) group.push(calls[++i]!);
+        if (group.length > 1) {
+          const out = await this.runConcurrent(state, group);
+          results.push(...out.parts);
+          end = out.end;
+          fatal = out.fatal;
+          continue;
+        }
       }
       try {
         const out = await pipeline.run(state, call);
@@ -369,6 +385,49 @@ export class RunLoop {
       default:
         return undefined; // rejected, or every call ran: the model reads the results
     }
+  }
+
+  /**
+   * Consecutive calls of a concurrent tool: checked and approved one by one, in order (a call
+   * that ends the message there ends it for the rest), then executed together; the results keep
+   * the calls' order.
+   */
+  private async runConcurrent(state: RunState, group: ToolCallIn[]): Promise<{ parts: ToolResultPart[]; end?: BatchEnd; fatal?: { error: unknown } }> {
+    const { pipeline } = this.parts;
+    const parts: (ToolResultPart | undefined)[] = new Array(group.length);
+    const ready: { index: number; execute: () => Promise<{ part: ToolResultPart; end?: BatchEnd }> }[] = [];
+    let end: BatchEnd | undefined;
+    let fatal: { error: unknown } | undefined;
+    for (let j = 0; j < group.length; j++) {
+      const call = group[j]!;
+      if (end || fatal || state.controller.signal.aborted) {
+        parts[j] = pipeline.skip(state, call, fatal ? "Not executed: the run failed before this call." : end ? notExecutedBecause(end) : "Not executed: the user stopped the run.", end || fatal ? "skipped" : "aborted");
+        continue;
+      }
+      try {
+        const p = await pipeline.prepareCall(state, call);
+        if ("outcome" in p) {
+          parts[j] = p.outcome.part;
+          end = p.outcome.end;
+        } else ready.push({ index: j, execute: p.execute });
+      } catch (err) {
+        if (isAbortError(err) || state.controller.signal.aborted) end = { kind: "aborted" };
+        else fatal = { error: err };
+        parts[j] = pipeline.skip(state, call, fatal ? `Not executed: ${err instanceof Error ? err.message : String(err)}` : "Stopped by the user before this call ran.", fatal ? "error" : "aborted");
+      }
+    }
+    const settled = await Promise.allSettled(ready.map((r) => r.execute()));
+    settled.forEach((s, k) => {
+      const call = group[ready[k]!.index]!;
+      if (s.status === "fulfilled") {
+        parts[ready[k]!.index] = s.value.part;
+        end ??= s.value.end;
+      } else {
+        end = { kind: "aborted" };
+        parts[ready[k]!.index] = pipeline.skip(state, call, "Stopped by the user while this call ran.", "aborted");
+      }
+    });
+    return { parts: parts as ToolResultPart[], end, fatal };
   }
 
   /** Notes steered in during the run, added before the next model call. */

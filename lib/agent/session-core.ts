@@ -194,9 +194,20 @@ export class SessionCore {
     return (this.opts.modeLabel ?? profileLabel)(mode);
   }
 
-  /** The tools offered in the current mode. */
+  /** The tools offered in the current mode: the surface, with the mode's pinned tools always on it (genuine definitions). */
   surfaceTools(): readonly ToolDefinition[] {
-    return this.surface(this.mode, this.tools);
+    const offered = this.surface(this.mode, this.tools);
+    const pinned = this.opts.pinnedTools?.(this.mode) ?? [];
+    if (pinned.length === 0) return offered;
+    const byName = new Map(pinned.map((t) => [t.name, t]));
+    const out = offered.map((t) => byName.get(t.name) ?? t);
+    for (const t of pinned) if (!out.includes(t)) out.push(t);
+    return out;
+  }
+
+  /** The genuine definition when `name` is pinned in the current mode. */
+  pinnedTool(name: string): ToolDefinition | undefined {
+    return this.opts.pinnedTools?.(this.mode).find((t) => t.name === name);
   }
 
   isReadOnlyMode(): boolean {

@@ -95,6 +95,14 @@ export type AgentSessionOptions = {
    * sessions use the mode profiles' table (lib/modes).
    */
   policy?: ToolPolicy;
+  /**
+   * The mode's pinned tools (its output verbs, gates and ask_question: lib/modes pins them), as
+   * their genuine definitions. They stay on the surface whatever the tool list, the surface
+   * function or a beforeModel filter says, a call runs the genuine definition even if a plugin
+   * replaced the tool by name, and plugins' beforeTool / afterTool hooks see the call but cannot
+   * refuse, rewrite or replace it. Default: none.
+   */
+  pinnedTools?: (mode: AgentMode) => readonly ToolDefinition[];
   /** Share one registry between sessions (plugins register once); default: a new one. */
   hooks?: HookRegistry;
   /** Default: [compactionBuilder()]. */

@@ -16,7 +16,7 @@ import { callApproval, callEffects, DEFAULT_TOOL_LIMITS, isToolResult, type Appr
 import { headTail } from "../tools/util";
 import { suggestPrefix } from "./approvals";
 import { abortError } from "./errors";
-import type { AfterToolDecision, BeforeToolDecision } from "./hooks";
+import type { AfterToolDecision, BeforeToolDecision, HookFailure } from "./hooks";
 import type { Interactions } from "./interactions";
 import type { ToolCallStatus, ToolResultPart } from "./messages";
 import { firstLine, type RunState, type SessionCore } from "./session-core";
@@ -59,6 +59,22 @@ export class ToolPipeline {
     return (await this.prepare(c)) ?? (await this.execute(c));
   }
 
+  /**
+   * The first half of `run`: the call's checks and approval. Gives its outcome when it ends
+   * there, or the function that executes it (calls of a `concurrent` tool execute together).
+   */
+  async prepareCall(state: RunState, call: ToolCallIn): Promise<{ outcome: CallOutcome } | { execute: () => Promise<CallOutcome> }> {
+    const c = this.start(state, call);
+    const outcome = await this.prepare(c);
+    return outcome ? { outcome } : { execute: () => this.execute(c) };
+  }
+
+  /** Whether calls of this tool may execute at the same time as their neighbours of the same kind. */
+  isConcurrent(call: { toolName: string }): boolean {
+    const tool = this.core.pinnedTool(call.toolName) ?? this.core.tools.find((t) => t.name === call.toolName);
+    return tool?.concurrent === true;
+  }
+
   /** A call that is not executed (the run ended, an earlier call stopped the message). */
   skip(state: RunState, call: { toolCallId: string; toolName: string }, why: string, status: ToolCallStatus = "skipped"): ToolResultPart {
     return this.resultPart(state, call, status, { output: why, isError: true, summary: firstLine(why) }, 0, {});
@@ -67,7 +83,8 @@ export class ToolPipeline {
   // ---- prepare ------------------------------------------------------------------------------
 
   private start(state: RunState, call: ToolCallIn): Call {
-    const tool = this.core.tools.find((t) => t.name === call.toolName);
+    // A pinned tool runs its genuine definition, whatever a plugin registered under its name.
+    const tool = this.core.pinnedTool(call.toolName) ?? this.core.tools.find((t) => t.name === call.toolName);
     const parsed = parseJson(call.input);
     const c: Call = { state, call, started: this.core.now(), parsed, tool, input: parsed.ok ? parsed.value : call.input };
     this.core.emit({
@@ -139,9 +156,13 @@ export class ToolPipeline {
     let decision: BeforeToolDecision | undefined;
     let invalidRewrite: string | undefined;
     let rewritten = false;
-    const failure = await this.core.chain.runChain<unknown, BeforeToolDecision>(
+    const view = () => ({ snapshot: this.core.snapshot(c.state), tool, toolCall: { id: c.call.toolCallId, name: c.call.toolName }, input: c.input });
+    const pinned = this.isPinned(tool);
+    if (pinned) await this.observeOnly<BeforeToolDecision>(c.state, "beforeTool", view, (r) => !!(r.skip || r.stop || r.input !== undefined || r.outcome));
+    // A pinned call meets only the session's own policies; everything else meets the whole chain.
+    const failure = await (pinned ? this.core.policyHooks : this.core.chain).runChain<unknown, BeforeToolDecision>(
       "beforeTool",
-      () => ({ snapshot: this.core.snapshot(c.state), tool, toolCall: { id: c.call.toolCallId, name: c.call.toolName }, input: c.input }),
+      view,
       (r, name) => {
         if (!r) return false;
         if (r.skip || r.stop) {
@@ -255,9 +276,12 @@ export class ToolPipeline {
 
     let stop: string | undefined;
     const durationMs = this.core.now() - execStarted;
-    await this.core.chain.runChain<unknown, AfterToolDecision>(
+    const view = () => ({ snapshot: this.core.snapshot(state), tool, toolCall: { id: c.call.toolCallId, name: c.call.toolName }, input: c.input, result, durationMs });
+    const pinned = this.isPinned(tool);
+    if (pinned) await this.observeOnly<AfterToolDecision>(state, "afterTool", view, (r) => !!(r.stop || r.result));
+    await (pinned ? this.core.policyHooks : this.core.chain).runChain<unknown, AfterToolDecision>(
       "afterTool",
-      () => ({ snapshot: this.core.snapshot(state), tool, toolCall: { id: c.call.toolCallId, name: c.call.toolName }, input: c.input, result, durationMs }),
+      view,
       (r) => {
         if (!r) return false;
         if (r.result) result = { ...result, ...r.result };
@@ -270,6 +294,37 @@ export class ToolPipeline {
     const completion = status === "ok" ? result.completion?.summary : undefined;
     const end: BatchEnd | undefined = stop !== undefined ? { kind: "stopped", reason: stop } : completion !== undefined ? { kind: "completed", summary: completion } : undefined;
     return this.finish(c, status, result, { end });
+  }
+
+  /** The mode pins this tool (and this is its genuine definition). */
+  private isPinned(tool: ToolDefinition): boolean {
+    return this.core.pinnedTool(tool.name) === tool;
+  }
+
+  /**
+   * Plugins' hooks on a pinned call: they see it, but what they answer is ignored (reported as
+   * a hook error when it would have refused or changed the call), and their failures are only
+   * reported. The mode's own output verb, its gates and ask_question cannot be refused this way.
+   */
+  private async observeOnly<R>(state: RunState, point: "beforeTool" | "afterTool", view: () => unknown, wouldChange: (r: R) => boolean): Promise<void> {
+    const ignored: string[] = [];
+    const report = (f: HookFailure) => this.core.reportHookFailure(f, state);
+    try {
+      await this.core.hooks.runChain<unknown, R>(
+        point,
+        view,
+        (r, name) => {
+          if (r && wouldChange(r)) ignored.push(name);
+          return false;
+        },
+        report,
+      );
+    } catch (err) {
+      report({ point, hook: "plugin", message: this.core.errorText(err) });
+    }
+    for (const hook of ignored) {
+      report({ point, hook, message: `The hook's answer was ignored: ${this.core.modeLabel()} mode pins this tool, so no plugin can refuse or change its calls.` });
+    }
   }
 
   private toolContext(state: RunState, toolCallId: string): ToolContext {

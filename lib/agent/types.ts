@@ -10,8 +10,8 @@ import type { ShellLike } from "../tools/define";
 export type { ShellLike } from "../tools/define";
 
 /** The built-in modes; each has a profile in lib/modes/profiles.ts (tools, guard, read-only, prompt). */
-export type AgentMode = "act" | "plan" | "review";
-export const AGENT_MODES: readonly AgentMode[] = ["act", "plan", "review"];
+export type AgentMode = "act" | "plan" | "review" | "orchestrate";
+export const AGENT_MODES: readonly AgentMode[] = ["act", "plan", "review", "orchestrate"];
 
 /** How a run ended (afterRun and run-finished carry it). */
 export type RunStatus = "completed" | "aborted" | "failed";

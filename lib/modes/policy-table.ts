@@ -46,7 +46,7 @@ function projectModeRules(p: ModeProfile): PolicyRule[] {
   const rule = (tool: string, effect: PolicyRule["effect"], command: string, action: PolicyRule["action"], reason?: string): PolicyRule =>
     reason === undefined ? { tool, effect, command, action } : { tool, effect, command, action, reason };
   const rules: PolicyRule[] = [rule("*", "*", "*", "allow")];
-  for (const e of EFFECTS_ABOVE[p.surface.maxTier]) rules.push(rule("*", e, "*", "deny", notAvailable));
+  for (const e of EFFECTS_ABOVE[p.surface.maxTier]) if (!p.surface.allowEffects?.includes(e)) rules.push(rule("*", e, "*", "deny", notAvailable));
   for (const t of p.surface.allow) rules.push(rule(t, "*", "*", "allow"));
   for (const t of p.surface.deny) rules.push(rule(t, "*", "*", "deny", notAvailable));
   for (const e of p.deniedEffects) rules.push(rule("*", e, "*", "deny", readOnly("{tool} would change files")));

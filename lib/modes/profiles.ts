@@ -7,6 +7,14 @@
  *   Act     default; full surface; read-write worktree; no output contract
  *   Plan    read-only; must deliver `submit_plan`; `exit_plan_mode` is a gate only the user opens
  *   Review  read-only; delivers `add_review_node` findings and a `finalize_review` verdict
+ *   Orchestrate  read-only research surface; delivers `propose_orchestration`, a team of child
+ *           sessions that runs only once the operator approves it (lib/orchestrate)
+ *
+ * Pinned tools: a mode's output verbs, its gates and `ask_question` (`pinnedToolNames`). The
+ * policy table admits them last (policy-table.ts), and a session made with lib/modes keeps the
+ * genuine definitions on the surface and runs them past plugins' hooks (`pinnedTools` in
+ * lib/agent/session-types.ts), so no plugin, tool filter, guard or auto-approve setting can
+ * remove, replace or refuse them.
  *
  * Plan (and Review) are enforced twice: their table refuses edit tools and shell commands that
  * would write before they run (the command guard, command-guard.ts), and the shell runs on a
@@ -17,6 +25,7 @@
 import { MODE_GUARD_PRIORITY, type AgentHooks, type HookRegistration } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
 import type { EffectClass, ToolDefinition } from "../tools/define";
+import { PROPOSE_ORCHESTRATION } from "../orchestrate/proposal";
 import { ADD_REVIEW_NODE, EXIT_PLAN_MODE, FINALIZE_REVIEW, SUBMIT_PLAN } from "./tools";
 
 export type { AgentMode } from "../agent/types";
@@ -32,6 +41,8 @@ export interface ModeProfile {
   label: string;
   /** The mode a new session starts in. */
   isDefault: boolean;
+  /** Offered by the composer's mode switch (Review is set by the system: Review changes, a pull-request review). */
+  inSwitch: boolean;
   surface: {
     /** Tools up to this tier are on the surface (unless denied). */
     maxTier: ToolTier;
@@ -39,6 +50,8 @@ export interface ModeProfile {
     allow: readonly string[];
     /** Never on the surface. */
     deny: readonly string[];
+    /** Effects above `maxTier` still admitted (Orchestrate's research: network reads, asked about like commands). */
+    allowEffects?: readonly EffectClass[];
   };
   /** A tool with any of these effects is never on the surface, and a call with one is refused. */
   deniedEffects: readonly EffectClass[];
@@ -67,6 +80,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "act",
     label: "Act",
     isDefault: true,
+    inSwitch: true,
     surface: { maxTier: "execute", allow: [], deny: [] },
     deniedEffects: [],
     worktree: "read-write",
@@ -81,6 +95,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "plan",
     label: "Plan",
     isDefault: false,
+    inSwitch: true,
     surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
     deniedEffects: READ_ONLY_EFFECTS,
     worktree: "read-only",
@@ -100,6 +115,7 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     id: "review",
     label: "Review",
     isDefault: false,
+    inSwitch: false,
     surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"] },
     deniedEffects: READ_ONLY_EFFECTS,
     worktree: "read-only",
@@ -114,9 +130,30 @@ export const MODE_PROFILES: Readonly<Record<AgentMode, ModeProfile>> = {
     ].join("\n\n"),
     switchNote: "The workspace is now read-only: review the changes, record findings with add_review_node and finish with finalize_review.",
   },
+  orchestrate: {
+    id: "orchestrate",
+    label: "Orchestrate",
+    isDefault: false,
+    inSwitch: true,
+    surface: { maxTier: "read", allow: ["run_commands"], deny: ["attempt_completion"], allowEffects: ["network"] },
+    deniedEffects: READ_ONLY_EFFECTS,
+    worktree: "read-only",
+    outputVerbs: [PROPOSE_ORCHESTRATION],
+    requiredOutput: PROPOSE_ORCHESTRATION,
+    gates: [],
+    instead: "Propose a team with propose_orchestration instead: its tasks may change files once the user approves.",
+    guidance: [
+      "You are in Orchestrate mode: the workspace is read-only. Explore enough to split the work, then propose a team of sub-agents; do not try to change anything yourself. Shell commands run on a read-only view of the workspace; use them to inspect (ls, cat, grep, git log …).",
+      "Call propose_orchestration once with the goal, the roles (each with a brief, a mode — act to change files, plan or review to stay read-only —, an optional model and the allow-list of tools), the tasks (unique keys, a title, a description, the role, dependsOn and an acceptance check), the synthesis (which role merges which task outputs into what) and a budget within the user's limits. Nothing runs until the user approves it; the synthesis is posted back here when the team is done.",
+      "Tasks of act roles run one at a time, so prefer read-only roles for work that can run in parallel. If the request needs no team, answer it directly and say so.",
+    ].join("\n\n"),
+    switchNote: "The workspace is now read-only: investigate, then propose a team with propose_orchestration; nothing runs until the user approves it.",
+  },
 };
 
 export const MODE_IDS: readonly AgentMode[] = Object.keys(MODE_PROFILES) as AgentMode[];
+/** The modes the composer's switch offers, in order. */
+export const SWITCH_MODES: readonly AgentMode[] = MODE_IDS.filter((m) => MODE_PROFILES[m].inSwitch);
 export const DEFAULT_MODE: AgentMode = MODE_IDS.find((m) => MODE_PROFILES[m].isDefault) ?? "act";
 
 export function modeProfile(mode: AgentMode): ModeProfile {
@@ -134,8 +171,13 @@ export function toolTier(tool: Pick<ToolDefinition, "effects">): ToolTier {
 
 /** Own output verbs, gates and ask_question: always on the mode's surface. */
 export function isPinned(mode: AgentMode, name: string): boolean {
+  return pinnedToolNames(mode).includes(name);
+}
+
+/** The tools `mode` pins: its output verbs, its gates, then ask_question. */
+export function pinnedToolNames(mode: AgentMode): readonly string[] {
   const p = modeProfile(mode);
-  return p.outputVerbs.includes(name) || p.gates.includes(name) || ALWAYS_PINNED.includes(name);
+  return [...p.outputVerbs, ...p.gates, ...ALWAYS_PINNED];
 }
 
 /** True when the mode's shell (and tools) must run on a read-only view of the workspace. */
@@ -194,6 +236,8 @@ export function missingOutputNudge(mode: AgentMode): string | undefined {
       return "No plan has been submitted yet: the user only sees a plan once submit_plan succeeds. If the task needs changes, call submit_plan now with the goal and the steps. If the question needed no plan, say so in one sentence and stop.";
     case FINALIZE_REVIEW:
       return "The review has no verdict yet: record any remaining findings with add_review_node, then call finalize_review with ship, hold or block.";
+    case PROPOSE_ORCHESTRATION:
+      return "No team has been proposed yet: the user only sees a proposal once propose_orchestration succeeds. If the request needs a team, call propose_orchestration now. If it needed none, say so in one sentence and stop.";
     default:
       return undefined;
   }

@@ -9,20 +9,46 @@ import { builtinTools } from "../tools";
 import { AgentSession, type AgentSessionOptions, type SessionData } from "../agent/session";
 import { HookRegistry } from "../agent/hooks";
 import type { AgentMode } from "../agent/types";
-import { modeLabel, modeOutputHooks, modeSwitchNotice, shellIsReadOnly } from "./profiles";
+import type { ToolDefinition } from "../tools/define";
+import { createDelegateTool, type DelegateOptions } from "../orchestrate/delegate";
+import { defaultProposalInbox } from "../orchestrate/inbox";
+import { createProposeOrchestrationTool, PROPOSE_ORCHESTRATION, type OrchestrationCap, type ProposalSink } from "../orchestrate/proposal";
+import { modeLabel, modeOutputHooks, modeSwitchNotice, pinnedToolNames, shellIsReadOnly } from "./profiles";
 import { modePolicy, systemPromptPreamble, toolsOnSurface } from "./policy-table";
 import { modeTools } from "./tools";
 
-export function modeSessionOptions(): Pick<AgentSessionOptions, "tools" | "surface" | "policy" | "modePreamble" | "isReadOnlyMode" | "modeLabel"> {
+/**
+ * Where Orchestrate mode's proposals go and the user's limits on a team (default: the app's
+ * inbox, default limits); with `delegate`, Agent mode gets the `delegate` tool over that child factory.
+ */
+export type OrchestrationWiring = { proposals?: ProposalSink; cap?: () => OrchestrationCap; delegate?: DelegateOptions };
+
+type ModeOptionKeys = "tools" | "surface" | "policy" | "modePreamble" | "isReadOnlyMode" | "modeLabel" | "pinnedTools";
+
+export function modeSessionOptions(wiring: OrchestrationWiring = {}): Pick<AgentSessionOptions, ModeOptionKeys> {
+  let own = modeTools();
+  if (wiring.proposals || wiring.cap) {
+    const names = [...builtinTools(), ...own].map((t) => t.name);
+    const propose = createProposeOrchestrationTool({ sink: wiring.proposals ?? defaultProposalInbox.sink(), cap: wiring.cap, toolNames: () => names }) as ToolDefinition;
+    own = own.map((t) => (t.name === PROPOSE_ORCHESTRATION ? propose : t));
+  }
+  if (wiring.delegate) own = [...own, createDelegateTool(wiring.delegate) as ToolDefinition];
+  const tools = [...builtinTools(), ...own];
+  // The genuine definitions, captured now: a plugin that later replaces or drops one by name
+  // changes nothing about what a pinned call runs.
+  const genuine = new Map(tools.map((t) => [t.name, t]));
   return {
     modeLabel,
-    tools: [...builtinTools(), ...modeTools()],
+    tools,
     surface: toolsOnSurface,
     policy: modePolicy,
     modePreamble: systemPromptPreamble,
     isReadOnlyMode: shellIsReadOnly,
+    pinnedTools: (mode) => pinnedToolNames(mode).flatMap((n) => genuine.get(n) ?? []),
   };
 }
+
+
 
 /**
  * The mode's hooks: the output nudge after the model, and a switch of mode announced to the
@@ -55,8 +81,8 @@ export function installModeHooks(session: AgentSession): () => void {
 type ModedOptions = Omit<AgentSessionOptions, keyof ReturnType<typeof modeSessionOptions>>;
 
 /** A session on the mode profiles with its mode hooks installed: new, or restored from `data`. */
-export function createModedSession(options: ModedOptions, data?: SessionData): AgentSession {
-  const common = { ...options, ...modeSessionOptions() };
+export function createModedSession(options: ModedOptions, data?: SessionData, wiring: OrchestrationWiring = {}): AgentSession {
+  const common = { ...options, ...modeSessionOptions(wiring) };
   const session = data ? AgentSession.fromJSON(data, common) : new AgentSession(common);
   installModeHooks(session);
   return session;

@@ -10,6 +10,8 @@
  */
 import { z } from "zod";
 import { defineTool, errorResult, type ToolDefinition, type ToolResult } from "../tools/define";
+import { defaultProposalInbox } from "../orchestrate/inbox";
+import { createProposeOrchestrationTool, PROPOSE_ORCHESTRATION } from "../orchestrate/proposal";
 import { planToMarkdown, submitPlanInputSchema, topologicalOrder, type SubmitPlanInput } from "./plan";
 import {
   addReviewNodeInputSchema,
@@ -29,7 +31,7 @@ export const ADD_REVIEW_NODE = "add_review_node";
 export const FINALIZE_REVIEW = "finalize_review";
 
 /** Names of every tool that belongs to one mode (never on another mode's surface). */
-export const MODE_TOOL_NAMES: readonly string[] = [SUBMIT_PLAN, EXIT_PLAN_MODE, ADD_REVIEW_NODE, FINALIZE_REVIEW];
+export const MODE_TOOL_NAMES: readonly string[] = [SUBMIT_PLAN, EXIT_PLAN_MODE, ADD_REVIEW_NODE, FINALIZE_REVIEW, PROPOSE_ORCHESTRATION];
 
 /** Findings recorded per session. */
 export class ReviewLedger {
@@ -209,8 +211,10 @@ export const submitPlanTool = createSubmitPlanTool();
 export const exitPlanModeTool = createExitPlanModeTool();
 export const addReviewNodeTool = createAddReviewNodeTool();
 export const finalizeReviewTool = createFinalizeReviewTool();
+/** Submits to the app's inbox (lib/orchestrate/inbox.ts), with the default limits. */
+export const proposeOrchestrationTool = createProposeOrchestrationTool({ sink: defaultProposalInbox.sink() });
 
-/** The default mode tools (review tools over defaultReviewLedger). */
+/** The default mode tools (review tools over defaultReviewLedger, proposals to defaultProposalInbox). */
 export function modeTools(): ToolDefinition[] {
-  return [submitPlanTool, exitPlanModeTool, addReviewNodeTool, finalizeReviewTool] as ToolDefinition[];
+  return [submitPlanTool, exitPlanModeTool, addReviewNodeTool, finalizeReviewTool, proposeOrchestrationTool] as ToolDefinition[];
 }

@@ -37,7 +37,7 @@ export type ProviderSettings = {
   version: 1;
   providers: ProviderConfig[];
   /** The model used in each mode (a different model per mode is allowed). */
-  modelByMode: { act?: ModelChoice; plan?: ModelChoice; review?: ModelChoice };
+  modelByMode: { act?: ModelChoice; plan?: ModelChoice; review?: ModelChoice; orchestrate?: ModelChoice };
   /** The user's prices ($ per 1M tokens) by model id: over the provider's figures and the catalog. */
   prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
   /** The user's context windows (tokens) by model id. */

@@ -160,6 +160,11 @@ export interface ToolDefinition<I = any, S = any> {
   /** A successful call ends the turn (the completion tool). */
   completesRun?: boolean;
   /**
+   * Consecutive calls of such tools in one assistant message run at the same time (each is
+   * checked and approved in order first); `delegate`'s children, for one.
+   */
+  concurrent?: boolean;
+  /**
    * Optional first phase, run before approval: validate against the workspace and compute the
    * change (an edit's diff). Returning a ToolResult fails the call without asking the user:
    * nobody should be asked to approve a call that can only fail.

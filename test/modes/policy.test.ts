@@ -202,7 +202,9 @@ describe("the surface is the table's reading of the profile", () => {
     if (p.surface.deny.includes(t.name)) return false;
     if (t.effects.some((e) => p.deniedEffects.includes(e))) return false;
     if (p.surface.allow.includes(t.name)) return true;
-    return TIER[toolTier(t)]! <= TIER[p.surface.maxTier]!;
+    // Effects the profile admits above its tier (Orchestrate's network reads) do not count.
+    const counted = t.effects.filter((e) => !(p.surface.allowEffects ?? []).includes(e));
+    return TIER[toolTier({ effects: counted })]! <= TIER[p.surface.maxTier]!;
   }
 
   for (const mode of AGENT_MODES) {

@@ -1,0 +1,122 @@
+/**
+ * `delegate` in Agent mode: a read-only explorer child by default, its final answer returned to
+ * the parent with its session id; several delegate calls in one message run at the same time;
+ * a writing child is asked about like an edit; read-only modes do not offer it.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../lib/agent/events";
+import { createModedSession } from "../../lib/modes";
+import { createDelegateTool, modedChildFactory, type ChildSpec } from "../../lib/orchestrate";
+import type { ScriptedTurn } from "../../lib/providers/scripted";
+import { cleanupList, deps, scripted, tempWs, toolResultsSent } from "../agent/helpers";
+
+const cleanups = cleanupList();
+afterEach(() => cleanups.run());
+
+function setup(parentTurns: ScriptedTurn[], childTurns: (spec: ChildSpec) => ScriptedTurn[], opts: { mode?: "act" | "plan"; autoEdit?: boolean } = {}) {
+  const ws = tempWs({ "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n" });
+  cleanups.add(ws.cleanup);
+  const d = deps(ws);
+  const spans = new Map<string, { start: number; end?: number }>();
+  const specs: ChildSpec[] = [];
+  const createChild = modedChildFactory({
+    deps: d,
+    workspaceId: "w",
+    approvals: { autoApprove: { edit: true } },
+    model: (spec) => {
+      specs.push(spec);
+      return scripted(childTurns(spec));
+    },
+    setup: (session) =>
+      session.subscribe((e) => {
+        if (e.type === "run-started") spans.set(session.id, { start: performance.now() });
+        if (e.type === "run-finished") spans.get(session.id)!.end = performance.now();
+      }),
+  });
+  const model = scripted(parentTurns);
+  const parent = createModedSession({ deps: d, model, workspaceId: "w", mode: opts.mode ?? "act", approvals: { autoApprove: { edit: opts.autoEdit ?? false } } });
+  parent.extensions.addTool(createDelegateTool({ createChild, budgetLeft: () => 0.25 }));
+  const events: AgentEvent[] = [];
+  parent.subscribe((e) => events.push(e));
+  const finished = () => events.filter((e): e is Extract<AgentEvent, { type: "tool-call-finished" }> => e.type === "tool-call-finished");
+  return { parent, model, events, finished, spans, specs, ws, d };
+}
+
+describe("delegate", () => {
+  it("two explorers in one message run at the same time and each answer comes back to the parent", async () => {
+    const h = setup(
+      [
+        {
+          toolCalls: [
+            { name: "delegate", args: { brief: "What does src/a.ts export?", title: "explore a" } },
+            { name: "delegate", args: { brief: "What does src/b.ts export?", title: "explore b" } },
+          ],
+        },
+        { text: "a exports a, b exports b." },
+      ],
+      (spec) => [
+        { toolCalls: [{ name: "read_files", args: { files: [{ path: spec.title.endsWith("a") ? "src/a.ts" : "src/b.ts" }] } }], delayMs: 4 },
+        { text: `FOUND(${spec.title})`, delayMs: 4 },
+      ],
+    );
+    const r = await h.parent.run("Find out what a and b export");
+    expect(r.status).toBe("completed");
+    expect(h.finished().map((e) => `${e.toolName}:${e.status}`)).toEqual(["delegate:ok", "delegate:ok"]);
+    expect(toolResultsSent(h.model, 1)).toEqual(["FOUND(explore a)", "FOUND(explore b)"]);
+    // No approval was asked: an explorer is read-only.
+    expect(h.events.some((e) => e.type === "approval-requested")).toBe(false);
+    // The children overlapped in time.
+    const [a, b] = [...h.spans.values()];
+    expect(b!.start).toBeLessThan(a!.end!);
+    expect(a!.start).toBeLessThan(b!.end!);
+    // Explorers: read-only mode, read tools; the parent's remaining budget; the transcript's session id in the row.
+    expect(h.specs.map((s) => [s.mode, s.tools.join(","), s.budgetUsd])).toEqual([
+      ["plan", "read_files,list_files,search_codebase,run_commands", 0.25],
+      ["plan", "read_files,list_files,search_codebase,run_commands", 0.25],
+    ]);
+    const ids = h.finished().map((e) => e.data?.childSessionId);
+    expect(ids).toEqual([expect.stringMatching(new RegExp(`^${h.parent.id}d1[a-z0-9]{4}$`)), expect.stringMatching(new RegExp(`^${h.parent.id}d2[a-z0-9]{4}$`))]);
+    // Each child run was checkpointed under its own session.
+    for (const id of ids) expect(h.d.cp.created.some((c) => c.sessionId === id)).toBe(true);
+  });
+
+  it("a writing child is asked about like an edit, and writes once approved", async () => {
+    const h = setup(
+      [{ toolCalls: [{ name: "delegate", args: { brief: "Create NOTES.md saying hi", write: true } }] }, { text: "done" }],
+      () => [{ toolCalls: [{ name: "editor", args: { command: "create", path: "NOTES.md", file_text: "hi\n" } }] }, { text: "Created NOTES.md" }],
+    );
+    h.parent.subscribe((e) => {
+      if (e.type === "approval-requested") h.parent.approve(e.approvalId);
+    });
+    await h.parent.run("delegate a write");
+    const asked = h.events.filter((e) => e.type === "approval-requested");
+    expect(asked.map((e) => (e as { toolName: string; category: string }).toolName + ":" + (e as { category: string }).category)).toEqual(["delegate:edit"]);
+    expect(h.specs[0]!.mode).toBe("act");
+    expect(h.ws.read("NOTES.md")).toBe("hi\n");
+    expect(toolResultsSent(h.model, 1)).toEqual(["Created NOTES.md"]);
+  });
+
+  it("is not offered in Plan mode", async () => {
+    const h = setup([{ toolCalls: [{ name: "delegate", args: { brief: "x" } }] }, { text: "No plan is needed." }, { text: "No plan is needed." }], () => [{ text: "never" }], { mode: "plan" });
+    await h.parent.run("try");
+    expect((h.model.calls[0]!.tools ?? []).map((t) => t.name)).not.toContain("delegate");
+    expect(h.finished()[0]!.status).toBe("blocked");
+    expect(h.specs).toEqual([]);
+  });
+});
+
+describe("delegate wired through the session factory", () => {
+  it("is offered in Act mode only when the factory is given a child factory", async () => {
+    const ws = tempWs({ "a.txt": "a\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    const createChild = modedChildFactory({ deps: d, workspaceId: "w", model: () => scripted([{ text: "child answer" }]) });
+    const withIt = createModedSession({ deps: d, model: scripted([{ toolCalls: [{ name: "delegate", args: { brief: "look" } }] }, { text: "ok" }]), workspaceId: "w" }, undefined, { delegate: { createChild } });
+    const without = createModedSession({ deps: d, model: scripted([{ text: "ok" }]), workspaceId: "w" });
+    expect(withIt.extensions.surfaceTools.map((t) => t.name)).toContain("delegate");
+    expect(without.extensions.surfaceTools.map((t) => t.name)).not.toContain("delegate");
+    await withIt.run("delegate it");
+    const tool = withIt.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).find((c) => c.type === "tool-result");
+    expect(JSON.stringify(tool?.output)).toContain("child answer");
+  });
+});
