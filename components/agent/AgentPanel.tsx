@@ -339,7 +339,8 @@ export default function AgentPanel(props: {
         draft={draft}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {MODE_IDS.map((m) => (
+          {/* Orchestrate waits for its proposal card and Team view: a proposal would go to an inbox nothing shows. */}
+          {MODE_IDS.filter((m) => m !== "orchestrate").map((m) => (
             <button key={m} role="radio" aria-checked={session.state.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
               {modeLabel(m)}
             </button>
