@@ -84,7 +84,7 @@ export async function run({ browser, baseURL }) {
   };
 }
 
-/** Enter to the next prompt drawn, measured on the page's DOM (a mutation wakes the check). */
+/** Enter to the next prompt drawn: from the key event to the DOM mutation that shows the prompt, timed in the page. */
 async function terminalRoundTrip(page, wsUrl) {
   await page.goto(wsUrl);
   await page.locator('[role="treeitem"]').first().waitFor();
@@ -93,17 +93,27 @@ async function terminalRoundTrip(page, wsUrl) {
   const term = page.getByTestId("terminal");
   await term.locator(".xterm-rows").waitFor();
   await term.click();
-  const promptRows = () =>
-    [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /\$\s*$/.test((d.textContent ?? "").replace(/\u00a0/g, " "))).length;
-  await page.waitForFunction(promptRows, undefined, { polling: "mutation" });
+  const countPrompts = `() => [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /\\$\\s*$/.test((d.textContent ?? "").replace(/\\u00a0/g, " "))).length`;
+  await page.waitForFunction(`(${countPrompts})() >= 1`);
   const once = async (line) => {
     await page.keyboard.press("Control+l");
-    await page.waitForFunction((f) => new Function(`return (${f})()`)() === 1, promptRows.toString(), { polling: "mutation" });
+    await page.waitForFunction(`(${countPrompts})() === 1`);
     if (line) await page.keyboard.type(line);
-    const t0 = Date.now();
+    await page.evaluate((src) => {
+      const count = new Function(`return (${src})()`);
+      const rt = (window.__roundTrip = {});
+      document.addEventListener("keydown", (e) => e.key === "Enter" && (rt.t0 = performance.now()), { capture: true, once: true });
+      const mo = new MutationObserver(() => {
+        if (rt.t0 !== undefined && count() === 2) {
+          rt.t1 = performance.now();
+          mo.disconnect();
+        }
+      });
+      mo.observe(document.querySelector('[data-testid="terminal"] .xterm-rows'), { childList: true, subtree: true, characterData: true });
+    }, countPrompts);
     await page.keyboard.press("Enter");
-    await page.waitForFunction((f) => new Function(`return (${f})()`)() === 2, promptRows.toString(), { polling: "mutation" });
-    return Date.now() - t0;
+    await page.waitForFunction(() => window.__roundTrip.t1 !== undefined);
+    return page.evaluate(() => Math.round((window.__roundTrip.t1 - window.__roundTrip.t0) * 10) / 10);
   };
   const empty = [];
   const echo = [];

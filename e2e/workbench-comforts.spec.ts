@@ -20,7 +20,7 @@ test("find in files says a bad regular expression once, in the user's terms, and
   const search = page.getByRole("searchbox", { name: "Search in files" });
   await search.fill("gree(");
   await page.getByTitle("Regular expression").click();
-  const alert = page.getByRole("alert");
+  const alert = page.getByRole("search").getByRole("alert");
   await expect(alert).toHaveText("Invalid regular expression: missing closing ): `gree(`");
   await search.fill("gree(t)");
   await expect(alert).toHaveCount(0);
