@@ -1,5 +1,5 @@
 "use client";
-import { useMemo, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import { parseQuickOpenQuery, rankQuickOpen } from "@/lib/search/quick-open";
 import { PickList, highlight } from "@/components/palette/PickList";
 
@@ -9,8 +9,10 @@ import { PickList, highlight } from "@/components/palette/PickList";
  */
 export function QuickOpen(props: { files: string[]; recent: readonly string[]; onOpen: (path: string, line?: number, column?: number) => void; onClose: () => void }) {
   const [query, setQuery] = useState("");
-  const matches = useMemo(() => rankQuickOpen(query, props.files, props.recent, 50), [query, props.files, props.recent]);
-  const at = parseQuickOpenQuery(query);
+  // On a big workspace ranking takes tens of milliseconds: typing must not wait for it.
+  const ranked = useDeferredValue(query);
+  const matches = useMemo(() => rankQuickOpen(ranked, props.files, props.recent, 50), [ranked, props.files, props.recent]);
+  const at = parseQuickOpenQuery(ranked);
 
   return (
     <PickList
@@ -29,7 +31,12 @@ export function QuickOpen(props: { files: string[]; recent: readonly string[]; o
           hint: m.recent ? "recently opened" : undefined,
         };
       })}
-      onPick={(i) => matches[i] && props.onOpen(matches[i].path, at.line, at.column)}
+      onPick={(i) => {
+        // Enter right after typing may come before the deferred list caught up: rank what was typed.
+        const current = ranked === query ? matches : rankQuickOpen(query, props.files, props.recent, 50);
+        const target = parseQuickOpenQuery(query);
+        if (current[i]) props.onOpen(current[i].path, target.line, target.column);
+      }}
       onClose={props.onClose}
     />
   );

@@ -71,15 +71,27 @@ export function normaliseQuery(query: string): string {
   return query.replace(/\s+/g, "").toLowerCase();
 }
 
-/** Cheap rejection before the programme: is `q` a subsequence of `lower` at all? */
-function isSubsequence(q: string, lower: string): boolean {
+/**
+ * Where each query character can be matched at all: `earliest[i]` by matching greedily from the left,
+ * `latest[i]` from the right. Every alignment lies between them, so the programme visits only that
+ * band. Undefined when `q` is not a subsequence of `lower` (the cheap rejection of most paths).
+ */
+function band(q: string, lower: string): { earliest: Int32Array; latest: Int32Array } | undefined {
+  const m = q.length;
+  const earliest = new Int32Array(m);
+  const latest = new Int32Array(m);
   let j = 0;
-  for (const ch of q) {
-    while (j < lower.length && !charMatches(ch, lower, j)) j++;
-    if (j === lower.length) return false;
-    j++;
+  for (let i = 0; i < m; i++) {
+    while (j < lower.length && !charMatches(q[i], lower, j)) j++;
+    if (j === lower.length) return undefined;
+    earliest[i] = j++;
   }
-  return true;
+  j = lower.length - 1;
+  for (let i = m - 1; i >= 0; i--) {
+    while (!charMatches(q[i], lower, j)) j--;
+    latest[i] = j--;
+  }
+  return { earliest, latest };
 }
 
 const NONE = -1e9;
@@ -107,14 +119,17 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | undefined 
   const offset = Math.max(0, path.length - MAX_TEXT);
   const text = offset ? path.slice(offset) : path;
   const lower = text.toLowerCase();
-  if (q.length > text.length || !isSubsequence(q, lower)) return undefined;
+  if (q.length > text.length) return undefined;
+  const range = band(q, lower);
+  if (!range) return undefined;
+  const { earliest, latest } = range;
 
   const m = q.length;
   const n = text.length;
   const nameStart = text.lastIndexOf("/") + 1;
   const typed = query.replace(/\s+/g, "");
   const { bonus, best, runBonus, from } = scratch(m, n);
-  for (let j = 0; j < n; j++) bonus[j] = boundaryBonus(text, j);
+  for (let j = earliest[0]; j < n; j++) bonus[j] = boundaryBonus(text, j);
   best.fill(NONE, 0, m * n);
   from.fill(-1, 0, m * n);
 
@@ -122,7 +137,9 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | undefined 
     // The best score of q[0..i-1] ending before j-1, with the gap to j already charged.
     let gapBest = NONE;
     let gapFrom = -1;
-    for (let j = i; j < n; j++) {
+    // Start where the previous character could first match, so the gap maximum sees all of its row.
+    const last = latest[i];
+    for (let j = i === 0 ? earliest[0] : earliest[i - 1] + 1; j <= last; j++) {
       if (i > 0 && j >= 2) {
         const k = j - 2; // a candidate for q[i-1] that leaves a gap of one before j
         const opened = best[(i - 1) * n + k] - GAP_START;
@@ -132,7 +149,7 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | undefined 
           gapFrom = k;
         } else gapBest = extended;
       }
-      if (!charMatches(q[i], lower, j)) continue;
+      if (j < earliest[i] || !charMatches(q[i], lower, j)) continue;
       const basename = j >= nameStart ? BONUS_BASENAME : 0;
       const caseBonus = text[j] === typed[i] ? 1 : 0;
       const cell = i * n + j;
@@ -163,7 +180,7 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | undefined 
 
   let end = -1;
   let top = NONE;
-  for (let j = m - 1; j < n; j++) {
+  for (let j = earliest[m - 1]; j <= latest[m - 1]; j++) {
     const s = best[(m - 1) * n + j];
     if (s > top) {
       top = s;
