@@ -62,10 +62,16 @@ export async function createBranch(repo: GitRepo, name: string, { checkout = fal
 }
 
 /**
- * Check out another branch. Refuses (code "DIRTY") while any tracked file has uncommitted
- * changes, staged or not — simpler than git's "only if the switch would touch them" and never
- * loses work — and (code "CONFLICT") when an untracked file is in the way of a file of the
- * target branch. Records the changed paths in `repo.journal` (origin "git") when given.
+ * Check out another branch, carrying uncommitted changes along as git does: a file you changed
+ * (staged or not) stays as it is when both branches have the same version of it. Refuses,
+ * changing nothing, when a changed file differs between the branches (code "DIRTY", git's
+ * "would be overwritten" list) or an untracked file stands where the target has a file (code
+ * "CONFLICT"). Records the rewritten paths in `repo.journal` (origin "git") when given.
+ *
+ * Not isomorphic-git's `checkout`: with local changes it rewrites the whole index from the
+ * target, which drops a staged new file from both the index and the work tree. Here only the
+ * paths that differ between the two commits are written (files first, HEAD last, so a switch
+ * cut short leaves those paths looking modified, never lost).
  */
 export async function switchBranch(repo: GitRepo, name: string): Promise<void> {
   assertWritableRepo(repo, "switch branches");
@@ -74,54 +80,95 @@ export async function switchBranch(repo: GitRepo, name: string): Promise<void> {
   if (current === name) return;
   const target = await branchCommit(repo, name);
   if (target === null) throw codedError("NOT_FOUND", `There is no branch named "${name}"`);
+  const before = await headCommit(repo);
 
-  const dirty = (await statusAll(repo)).filter((e) => e.index !== "?");
-  if (dirty.length > 0) {
-    const shown = dirty.slice(0, 5).map((e) => e.path).join(", ") + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : "");
+  const between = await changedPaths(repo, before, target);
+  const changed = new Map(between.map((c) => [c.path, c]));
+  const rows = await git.statusMatrix(args);
+  // [path, head, workdir, stage]: 1 1 1 is clean; 0 2 0 untracked.
+  const local = rows.filter(([, h, w, st]) => !(h === 1 && w === 1 && st === 1) && !(h === 0 && st === 0));
+  const overwritten = local.map(([p]) => p).filter((p) => changed.has(p) || [...changed.keys()].some((c) => c.startsWith(p + "/")));
+  if (overwritten.length > 0) {
+    const shown = overwritten.slice(0, 5).join(", ") + (overwritten.length > 5 ? `, and ${overwritten.length - 5} more` : "");
     throw codedError(
       "DIRTY",
-      `Cannot switch to "${name}": ${dirty.length} file(s) have uncommitted changes (${shown}). Commit or discard them first.`,
+      `Cannot switch to "${name}": your changes to ${shown} would be overwritten (the branches differ there). Commit or stash them first.`,
     );
   }
-
-  const before = await headCommit(repo);
-  try {
-    await git.checkout({ ...args, ref: name });
-  } catch (err) {
-    if (hasCode(err, "CheckoutConflictError")) {
-      const files = ((err as { data?: { filepaths?: string[] } }).data?.filepaths ?? []).join(", ");
-      throw codedError("CONFLICT", `Cannot switch to "${name}": untracked files would be overwritten (${files}). Move or delete them first.`, err);
-    }
-    throw err;
+  const untracked = rows.filter(([, h, w, st]) => h === 0 && st === 0 && w === 2).map(([p]) => p);
+  // As native git: in the way even with the same content (it cannot tell it is not yours).
+  const inTheWay = untracked.filter((u) => changed.get(u)?.deleted === false || between.some((x) => !x.deleted && x.path.startsWith(u + "/")));
+  if (inTheWay.length > 0) {
+    throw codedError("CONFLICT", `Cannot switch to "${name}": untracked files would be overwritten (${inTheWay.join(", ")}). Move or delete them first.`);
   }
-  if (repo.journal) await recordTreeChanges(repo, before, target);
+
+  for (const c of between) {
+    const abs = `${repo.dir}/${c.path}`;
+    if (c.deleted) {
+      await repo.fs.promises.unlink(abs).catch((err: unknown) => (hasCode(err, "ENOENT") ? undefined : Promise.reject(err)));
+      await git.remove({ ...args, filepath: c.path });
+      await removeEmptyParents(repo, c.path);
+      continue;
+    }
+    await mkdirs(repo, c.path);
+    const { blob } = await git.readBlob({ ...args, oid: target, filepath: c.path });
+    await repo.fs.promises.unlink(abs).catch(() => undefined);
+    if (c.mode === "120000") await repo.fs.promises.symlink!(new TextDecoder().decode(blob), abs);
+    else await repo.fs.promises.writeFile(abs, blob, c.mode === "100755" ? { mode: 0o755 } : undefined);
+    await git.updateIndex({ ...args, filepath: c.path, oid: c.oid, mode: parseInt(c.mode!, 8), add: true });
+  }
+  await git.writeRef({ ...args, ref: "HEAD", value: `refs/heads/${name}`, symbolic: true, force: true });
+  if (repo.journal) for (const c of between) repo.journal.record({ kind: c.deleted ? "delete" : "write", path: c.path, origin: "git" });
 }
 
-/** Journal events for the files that differ between two commits (what checkout rewrote). */
-async function recordTreeChanges(repo: GitRepo, from: string | null, to: string): Promise<void> {
-  const journal = repo.journal!;
-  const args = gitArgs(repo);
+async function mkdirs(repo: GitRepo, path: string): Promise<void> {
+  const parts = path.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = `${repo.dir}/${parts.slice(0, i).join("/")}`;
+    await repo.fs.promises.mkdir(dir).catch((err: unknown) => (hasCode(err, "EEXIST") ? undefined : Promise.reject(err)));
+  }
+}
+
+async function removeEmptyParents(repo: GitRepo, path: string): Promise<void> {
+  const parts = path.split("/").slice(0, -1);
+  for (let i = parts.length; i > 0; i--) {
+    const dir = `${repo.dir}/${parts.slice(0, i).join("/")}`;
+    const left = await repo.fs.promises.readdir(dir).catch(() => null);
+    if (!left || left.length > 0) return;
+    await repo.fs.promises.rmdir(dir).catch(() => undefined);
+  }
+}
+
+type TreeChange = { path: string; deleted: boolean; oid?: string; mode?: string };
+
+/** The files that differ between two commits (content or mode), with the second one's blob. */
+async function changedPaths(repo: GitRepo, from: string | null, to: string): Promise<TreeChange[]> {
   const trees = [git.TREE({ ref: from ?? "4b825dc642cb6eb9a060e54bf8d69288fbee4904" }), git.TREE({ ref: to })];
   const changes = (await git.walk({
-    ...args,
+    ...gitArgs(repo),
     trees,
     map: async (filepath, [a, b]) => {
       if (filepath === ".") return undefined;
       const [ta, tb] = await Promise.all([a?.type(), b?.type()]);
-      if (ta === "tree" || tb === "tree") {
+      if (ta === "tree" && tb === "tree") {
         // Same subtree id: nothing inside changed, skip it.
-        if (ta === tb && (await a!.oid()) === (await b!.oid())) return null;
-        return undefined;
+        return (await a!.oid()) === (await b!.oid()) ? null : undefined;
       }
+      if (ta === "tree" || tb === "tree") {
+        // A file on one side, a folder on the other: the file side changes; the walk goes on into the folder.
+        const file = ta === "tree" ? (tb === "blob" || tb === "commit" ? b : undefined) : a;
+        if (!file) return undefined;
+        return ta === "tree" ? { path: filepath, deleted: false, oid: await b!.oid(), mode: (await b!.mode()).toString(8) } : { path: filepath, deleted: true };
+      }
+      if (ta === "commit" || tb === "commit") return null; // submodules are not checked out here
       const oa = ta === "blob" ? await a!.oid() : undefined;
       const ob = tb === "blob" ? await b!.oid() : undefined;
       const ma = ta === "blob" ? await a!.mode() : undefined;
       const mb = tb === "blob" ? await b!.mode() : undefined;
       if (oa === ob && ma === mb) return undefined;
-      return { path: filepath, deleted: ob === undefined };
+      return ob === undefined ? { path: filepath, deleted: true } : { path: filepath, deleted: false, oid: ob, mode: mb!.toString(8) };
     },
-  })) as { path: string; deleted: boolean }[] | undefined;
-  for (const c of changes ?? []) {
-    journal.record({ kind: c.deleted ? "delete" : "write", path: c.path, origin: "git" });
-  }
+  })) as TreeChange[] | undefined;
+  return changes ?? [];
 }
+
