@@ -23,6 +23,8 @@ import { ShareDialog } from "@/components/share/ShareDialog";
 import { usePlugins } from "@/components/plugins/usePlugins";
 import { PluginsPanel } from "@/components/plugins/PluginsPanel";
 import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
+import { RulesSettings } from "./RulesSettings";
+import { useMentionSupport } from "./useMentionSupport";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -62,6 +64,7 @@ export default function AgentPanel(props: {
   // Every run waits for the session's plugins: their guards must be in place before its first call.
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, live.revision);
+  const mentions = useMentionSupport(props.ws, session);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
@@ -136,6 +139,7 @@ export default function AgentPanel(props: {
         </button>
       </div>
       {optionsOpen && <AgentSettings session={session} />}
+      {optionsOpen && <RulesSettings ws={props.ws} wsfs={session.deps.wsfs} activePath={props.ws.docs.active} trustDecision={plugins.trust.decision} onTrust={plugins.trustWorkspace} />}
       <div className="agent-meter" data-testid="usage-meter">
         <span data-testid="model-label">{agent.modelLabel}</span>
         <span className="spacer" />
@@ -315,6 +319,7 @@ export default function AgentPanel(props: {
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.state.mode === "plan" ? "act" : "plan")}
         draft={draft}
+        mentions={mentions}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
           {MODE_IDS.map((m) => (
