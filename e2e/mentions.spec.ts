@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { zipSync, strToU8 } from "fflate";
-import { test, expect, createWorkspace, runInTerminal, terminalRow } from "./fixtures";
+import { test, expect, createWorkspace, runInTerminal, terminalRow, treeItem } from "./fixtures";
 import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
 import type { MockRequest } from "./helpers/mock-model-server";
 import { SAMPLE_PROJECT } from "../lib/workspaces/sample";
@@ -153,4 +153,42 @@ test("an imported workspace's rules are inactive until it is trusted", async ({ 
   await ask(page, "again");
   await expect(transcript(page)).toContainText("Two.");
   expect(systemText(posts()[1]!)).toContain("Obey the stranger.");
+});
+
+test("@selection sends the editor's selection; the open file's folder brings its own CLAUDE.md", async ({ page }) => {
+  await createWorkspace(page, "Selection");
+  await page.keyboard.press("Control+`");
+  await page.getByTestId("terminal").click();
+  await runInTerminal(page, "echo 'Name functions in camelCase.' > src/CLAUDE.md && echo written");
+  await expect(terminalRow(page, /^written\s*$/)).toHaveCount(1);
+  await useMockModel(page, server.url);
+
+  await treeItem(page, "src").click();
+  await treeItem(page, "src/greet.ts").click();
+  const editor = page.getByTestId("code-editor").locator('.monaco-editor[data-uri="file:///src/greet.ts"]');
+  await editor.waitFor();
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Shift+End");
+
+  await page.getByRole("button", { name: "⚙" }).click();
+  await expect(rules(page)).toContainText("(for src/greet.ts)");
+  await expect(rule(page, "src/CLAUDE.md")).toHaveAttribute("data-status", "active");
+
+  await box(page).click();
+  await page.keyboard.type("explain @sel");
+  await expect(popup(page).getByRole("option").first()).toHaveText(/^@selection/);
+  await page.keyboard.press("Enter");
+  const chip = page.getByRole("list", { name: "Mentioned context" }).getByTestId("mention-chip");
+  const firstLine = GREET.split("\n")[0]!;
+  await expect(chip).toContainText(`@selection · ${Buffer.byteLength(firstLine)} B`);
+  await expect(chip).toHaveAttribute("title", /^src\/greet\.ts:1 · /);
+
+  server.setScript([{ text: "A signature." }]);
+  await page.keyboard.press("Enter");
+  await expect(transcript(page)).toContainText("A signature.");
+  const req = server.requests.find((r) => r.method === "POST")!;
+  expect(userText(req)).toContain(`<selection source=\\"src/greet.ts:1\\">\\n${firstLine}`);
+  expect(systemText(req)).toContain("Name functions in camelCase.");
+  expect(systemText(req)).toContain("src/CLAUDE.md (for work under src/)");
 });

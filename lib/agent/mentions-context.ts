@@ -128,16 +128,19 @@ async function resolveFile(ref: Extract<MentionRef, { kind: "file" }>, wsfs: Wor
 async function resolveFolder(ref: Extract<MentionRef, { kind: "folder" }>, wsfs: WorkspaceFs, caps: MentionCaps): Promise<ContextItem> {
   const label = `${ref.path}/`;
   const lines: string[] = [];
-  let total = 0;
+  let more = false;
+  // Stops at the cap: a folder like node_modules must not cost a read per file it holds.
   const walk = async (dir: string, depth: number): Promise<void> => {
     const entries = await wsfs.readdir(dir);
-    entries.sort((a, b) => (a.type === "dir") !== (b.type === "dir") ? (a.type === "dir" ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    entries.sort((a, b) => ((a.type === "dir") !== (b.type === "dir") ? (a.type === "dir" ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       if (e.name === ".git") continue;
-      total++;
-      const rel = `${dir}/${e.name}`;
-      if (lines.length < caps.folderEntries) lines.push(`${"  ".repeat(depth)}${e.name}${e.type === "dir" ? "/" : ""}`);
-      if (e.type === "dir") await walk(rel, depth + 1);
+      if (lines.length >= caps.folderEntries) {
+        more = true;
+        return;
+      }
+      lines.push(`${"  ".repeat(depth)}${e.name}${e.type === "dir" ? "/" : ""}`);
+      if (e.type === "dir") await walk(`${dir}/${e.name}`, depth + 1);
     }
   };
   try {
@@ -147,10 +150,11 @@ async function resolveFolder(ref: Extract<MentionRef, { kind: "folder" }>, wsfs:
     return failed(ref, label, label, code === "EACCES" ? `Hidden from the agent: ${(err as Error).message}` : code === "ENOENT" ? "No such folder." : `Could not list it: ${(err as Error).message}`);
   }
   const text = lines.join("\n") || "(empty folder)";
-  const item: ContextItem = { kind: "folder", label, source: label, text, size: enc.encode(text).length, sent: enc.encode(text).length };
-  if (total > lines.length) {
+  const bytes = enc.encode(text).length;
+  const item: ContextItem = { kind: "folder", label, source: label, text, size: bytes, sent: bytes };
+  if (more) {
     item.truncated = true;
-    item.note = `Listing cut at ${lines.length} of ${total} entries.`;
+    item.note = `Listing cut at ${lines.length} entries: the folder holds more.`;
   }
   return item;
 }

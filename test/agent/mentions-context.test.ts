@@ -97,3 +97,15 @@ describe("resolving mentions", () => {
     expect(applyTotalCap(items, 100)).toEqual(items);
   });
 });
+
+describe("a large folder", () => {
+  it("is listed up to the entry cap, and the chip says the folder holds more", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`big/f${String(i).padStart(2, "0")}.txt`] = "x";
+    const w = ws(files);
+    const item = await resolveMention({ kind: "folder", path: "big" }, { wsfs: w.wsfs }, { ...DEFAULT_MENTION_CAPS, folderEntries: 10 });
+    expect(item.text.split("\n")).toEqual(Array.from({ length: 10 }, (_, i) => `f0${i}.txt`));
+    expect(item.truncated).toBe(true);
+    expect(item.note).toBe("Listing cut at 10 entries: the folder holds more.");
+  });
+});
