@@ -192,3 +192,34 @@ test("@selection sends the editor's selection; the open file's folder brings its
   expect(systemText(req)).toContain("Name functions in camelCase.");
   expect(systemText(req)).toContain("src/CLAUDE.md (for work under src/)");
 });
+
+test("a file past the size cap is cut: the chip says how much of it is sent, and the model gets only that", async ({ page }) => {
+  await createWorkspace(page, "Big file");
+  await page.keyboard.press("Control+`");
+  await page.getByTestId("terminal").click();
+  // 20 000 numbered lines: 108 894 bytes (106.3 KB).
+  await runInTerminal(page, "seq 1 20000 > big.txt && wc -c big.txt");
+  await expect(terminalRow(page, /^\s*108894 big\.txt\s*$/)).toHaveCount(1);
+  await useMockModel(page, server.url);
+
+  await box(page).click();
+  await page.keyboard.type("summarise @big");
+  await expect(popup(page).getByRole("option").first()).toHaveText("@big.txt");
+  await page.keyboard.press("Tab");
+  const chip = page.getByRole("list", { name: "Mentioned context" }).getByTestId("mention-chip");
+  await expect(chip).toContainText(/@big\.txt · 3\d\.\d KB of 106\.3 KB/);
+  await expect(chip).toHaveAttribute("title", /Cut at 3\d\.\d KB of 106\.3 KB: only the first part of the file is sent\./);
+
+  server.setScript([{ text: "Numbers." }]);
+  await page.keyboard.press("Enter");
+  await expect(transcript(page)).toContainText("Numbers.");
+  const body = server.requests.find((r) => r.method === "POST")!.body;
+  const context = JSON.stringify(body.messages[0].content).match(/<file source=\\"big\.txt\\"[^>]*>\\n(.*?)<\/file>/)?.[1] ?? "";
+  const text = JSON.parse(`"${context}"`) as string;
+  expect(text.startsWith("1\n2\n3\n")).toBe(true);
+  expect(text.endsWith("\n")).toBe(true); // cut at a line end
+  expect(Buffer.byteLength(text)).toBeLessThanOrEqual(32 * 1024);
+  expect(Buffer.byteLength(text)).toBeGreaterThan(30 * 1024);
+  expect(text).not.toContain("\n20000\n");
+  await expect(transcript(page).getByTestId("mention-chip")).toContainText(/@big\.txt · 3\d\.\d KB of 106\.3 KB/);
+});

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { insertMention, mentionKey, mentionQueryAt, parseMentions, rankMentionCandidates, removeMention, type MentionCandidate, type MentionRef } from "@/lib/agent/mentions";
-import type { ContextItem } from "@/lib/agent/mentions-context";
+import { applyTotalCap, DEFAULT_MENTION_CAPS, type ContextItem } from "@/lib/agent/mentions-context";
 import { MentionChip } from "./MentionChip";
 
 /** What the prompt box needs to offer @-mentions: the workspace's files and folders, and a preview of one. */
@@ -78,6 +78,10 @@ export function Composer(props: {
     };
   }, [keys, preview]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // Once every chip is read, show them as the message will carry them: within the cap of all mentions together.
+  const read = spans.map((s) => previews.get(mentionKey(s.ref)));
+  const shown = read.every((i) => i !== undefined) ? applyTotalCap(read as ContextItem[], DEFAULT_MENTION_CAPS.totalBytes) : read;
+
   const query = entries && !props.disabled ? mentionQueryAt(text, caret) : undefined;
   const candidates: MentionCandidate[] = query && query.start !== dismissedAt ? rankMentionCandidates(query.query, entries!) : [];
   const popupOpen = candidates.length > 0;
@@ -137,10 +141,9 @@ export function Composer(props: {
       )}
       {spans.length > 0 && (
         <ul className="mention-chips" aria-label="Mentioned context">
-          {spans.map((s) => {
-            const key = mentionKey(s.ref);
+          {spans.map((s, i) => {
             const label = s.ref.kind === "file" ? s.ref.path : s.ref.kind === "folder" ? `${s.ref.path}/` : s.ref.kind;
-            return <MentionChip key={key} label={label} item={previews.get(key)} onRemove={() => setText(removeMention(text, s))} />;
+            return <MentionChip key={mentionKey(s.ref)} label={label} item={shown[i]} onRemove={() => setText(removeMention(text, s))} />;
           })}
         </ul>
       )}
