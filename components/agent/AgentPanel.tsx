@@ -25,6 +25,8 @@ import { PluginsPanel } from "@/components/plugins/PluginsPanel";
 import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
 import { useAgentCommands } from "./useAgentCommands";
 import { useWaitingTitle } from "./useWaitingTitle";
+import { RulesSettings } from "./RulesSettings";
+import { useMentionSupport } from "./useMentionSupport";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -64,6 +66,7 @@ export default function AgentPanel(props: {
   // Every run waits for the session's plugins: their guards must be in place before its first call.
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, live.revision);
+  const mentions = useMentionSupport(props.ws, session);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
@@ -158,6 +161,7 @@ export default function AgentPanel(props: {
         </button>
       </div>
       {optionsOpen && <AgentSettings session={session} />}
+      {optionsOpen && <RulesSettings ws={props.ws} wsfs={session.deps.wsfs} activePath={props.ws.docs.active} trustDecision={plugins.trust.decision} onTrust={plugins.trustWorkspace} />}
       <div className="agent-meter" data-testid="usage-meter">
         <span data-testid="model-label">{agent.modelLabel}</span>
         <span className="spacer" />
@@ -337,6 +341,7 @@ export default function AgentPanel(props: {
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.state.mode === "plan" ? "act" : "plan")}
         draft={draft}
+        mentions={mentions}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
           {/* Orchestrate waits for its proposal card and Team view: a proposal would go to an inbox nothing shows. */}

@@ -1,9 +1,22 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { insertMention, mentionKey, mentionQueryAt, parseMentions, rankMentionCandidates, removeMention, type MentionCandidate, type MentionRef } from "@/lib/agent/mentions";
+import { applyTotalCap, DEFAULT_MENTION_CAPS, type ContextItem } from "@/lib/agent/mentions-context";
+import { MentionChip } from "./MentionChip";
+
+/** What the prompt box needs to offer @-mentions: the workspace's files and folders, and a preview of one. */
+export type MentionSupport = {
+  entries: readonly { path: string; kind: "file" | "folder" }[];
+  /** The item as it would be sent now (the chip shows its size and any cut). */
+  preview: (ref: MentionRef) => Promise<ContextItem>;
+};
 
 /**
  * The prompt box: Enter sends, Shift+Enter adds a line, ↑/↓ on an empty box walk the prompts
- * already sent, "/" lists the slash commands. While a run is going, Stop replaces Send.
+ * already sent, "/" lists the slash commands, "@" opens the mention popup (↑/↓ choose,
+ * Enter/Tab pick, Esc closes). The mentions in the text show as chips above it, each with what
+ * of it will be sent; the session reads them again when the prompt is sent. While a run is
+ * going, Stop replaces Send.
  */
 export function Composer(props: {
   running: boolean;
@@ -18,12 +31,61 @@ export function Composer(props: {
   modeSwitch?: React.ReactNode;
   /** Text to put in the box (a restored turn's prompt); a new nonce puts it again. */
   draft?: { text: string; nonce: number };
+  mentions?: MentionSupport;
 }) {
   const [text, setText] = useState("");
   const [index, setIndex] = useState<number>(-1);
+  const [caret, setCaret] = useState(0);
+  const [picked, setPicked] = useState(0);
+  /** The `@` whose popup the user closed with Esc (it stays closed until another `@`). */
+  const [dismissedAt, setDismissedAt] = useState<number>();
+  const [previews, setPreviews] = useState<Map<string, ContextItem>>(new Map());
+  const box = useRef<HTMLTextAreaElement>(null);
+  const pendingCaret = useRef<number | undefined>(undefined);
+
   useEffect(() => {
     if (props.draft) setText(props.draft.text);
   }, [props.draft]);
+
+  // Put the caret after a picked mention once React has written the new text.
+  useLayoutEffect(() => {
+    const at = pendingCaret.current;
+    if (at === undefined || !box.current) return;
+    pendingCaret.current = undefined;
+    box.current.setSelectionRange(at, at);
+    setCaret(at);
+  }, [text]);
+
+  const entries = props.mentions?.entries;
+  const kinds = useMemo(() => new Map((entries ?? []).map((e) => [e.path, e.kind])), [entries]);
+  const spans = useMemo(() => (entries ? parseMentions(text, (p) => kinds.get(p)) : []), [text, kinds, entries]);
+
+  // Each chip's preview, read once per mentioned thing (the session reads it again on send).
+  const preview = props.mentions?.preview;
+  const keys = spans.map((s) => mentionKey(s.ref)).join("\n");
+  useEffect(() => {
+    if (!preview) return;
+    let cancelled = false;
+    for (const s of spans) {
+      const key = mentionKey(s.ref);
+      if (previews.has(key)) continue;
+      void preview(s.ref).then((item) => {
+        if (!cancelled) setPreviews((m) => new Map(m).set(key, item));
+      });
+    }
+    return () => {
+      cancelled = true;
+    };
+  }, [keys, preview]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Once every chip is read, show them as the message will carry them: within the cap of all mentions together.
+  const read = spans.map((s) => previews.get(mentionKey(s.ref)));
+  const shown = read.every((i) => i !== undefined) ? applyTotalCap(read as ContextItem[], DEFAULT_MENTION_CAPS.totalBytes) : read;
+
+  const query = entries && !props.disabled ? mentionQueryAt(text, caret) : undefined;
+  const candidates: MentionCandidate[] = query && query.start !== dismissedAt ? rankMentionCandidates(query.query, entries!) : [];
+  const popupOpen = candidates.length > 0;
+  const active = Math.min(picked, Math.max(0, candidates.length - 1));
 
   const send = () => {
     const t = text.trim();
@@ -31,9 +93,20 @@ export function Composer(props: {
     props.onSend(t);
     setText("");
     setIndex(-1);
+    setPreviews(new Map());
+    setDismissedAt(undefined);
   };
 
-  const slash = text.startsWith("/") && !text.includes(" ") ? props.commands.filter((c) => ("/" + c.name).startsWith(text)) : [];
+  const pick = (c: MentionCandidate) => {
+    if (!query) return;
+    const out = insertMention(text, query.start, caret, c.ref);
+    pendingCaret.current = out.caret;
+    setText(out.text);
+    setPicked(0);
+    box.current?.focus();
+  };
+
+  const slash = !popupOpen && text.startsWith("/") && !text.includes(" ") ? props.commands.filter((c) => ("/" + c.name).startsWith(text)) : [];
 
   return (
     <div className="composer">
@@ -46,17 +119,70 @@ export function Composer(props: {
           ))}
         </ul>
       )}
+      {popupOpen && (
+        <ul className="mention-list" role="listbox" id="mention-list" aria-label="Mentions">
+          {candidates.map((c, i) => (
+            <li
+              key={mentionKey(c.ref)}
+              id={`mention-option-${i}`}
+              role="option"
+              aria-selected={i === active}
+              onMouseEnter={() => setPicked(i)}
+              onMouseDown={(e) => {
+                e.preventDefault(); // keep the focus (and the caret) in the box
+                pick(c);
+              }}
+            >
+              <code>@{highlight(c.label, c.positions)}</code>
+              {c.description && <span className="muted">{c.description}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {spans.length > 0 && (
+        <ul className="mention-chips" aria-label="Mentioned context">
+          {spans.map((s, i) => {
+            const label = s.ref.kind === "file" ? s.ref.path : s.ref.kind === "folder" ? `${s.ref.path}/` : s.ref.kind;
+            return <MentionChip key={mentionKey(s.ref)} label={label} item={shown[i]} onRemove={() => setText(removeMention(text, s))} />;
+          })}
+        </ul>
+      )}
       <textarea
+        ref={box}
         aria-label="Message the agent"
-        placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands)"
+        placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ to mention a file)"
         rows={3}
         value={text}
         disabled={props.disabled}
+        aria-autocomplete="list"
+        aria-controls={popupOpen ? "mention-list" : undefined}
+        aria-activedescendant={popupOpen ? `mention-option-${active}` : undefined}
         onChange={(e) => {
           setText(e.target.value);
+          setCaret(e.target.selectionStart ?? e.target.value.length);
           setIndex(-1);
+          setPicked(0);
         }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart ?? 0)}
         onKeyDown={(e) => {
+          if (popupOpen && !e.nativeEvent.isComposing) {
+            if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              const step = e.key === "ArrowDown" ? 1 : -1;
+              setPicked((active + step + candidates.length) % candidates.length);
+              return;
+            }
+            if ((e.key === "Enter" && !e.shiftKey) || (e.key === "Tab" && !e.shiftKey)) {
+              e.preventDefault();
+              pick(candidates[active]!);
+              return;
+            }
+            if (e.key === "Escape") {
+              e.preventDefault();
+              setDismissedAt(query!.start);
+              return;
+            }
+          }
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
             send();
@@ -93,4 +219,27 @@ export function Composer(props: {
       </div>
     </div>
   );
+}
+
+/** The label with the matched characters marked. */
+function highlight(label: string, positions: readonly number[]) {
+  if (positions.length === 0) return label;
+  const marked = new Set(positions);
+  const out: React.ReactNode[] = [];
+  let run = "";
+  let inMark = false;
+  const flush = (i: number) => {
+    if (run) out.push(inMark ? <mark key={i}>{run}</mark> : run);
+    run = "";
+  };
+  for (let i = 0; i < label.length; i++) {
+    const m = marked.has(i);
+    if (m !== inMark) {
+      flush(i);
+      inMark = m;
+    }
+    run += label[i];
+  }
+  flush(label.length);
+  return out;
 }

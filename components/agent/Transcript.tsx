@@ -5,6 +5,7 @@ import { isBusy, type PanelState } from "@/lib/agent/panel-state";
 import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
 import { PlanCard, type PlanDecision } from "./PlanCard";
+import { MentionChip } from "./MentionChip";
 import type { Plan } from "@/lib/modes";
 
 /** The conversation: prompts, streamed markdown, tool rows, and the run's notices (checkpoints, retries, errors). */
@@ -83,6 +84,13 @@ export function Transcript(props: {
       return (
         <div key={m.id} className={`msg user ${m.kind ?? "prompt"}`} data-run={m.run}>
           {m.kind === "summary" ? <Markdown text={textOf(m)} /> : textOf(m)}
+          {m.context && m.context.length > 0 && (
+            <ul className="mention-chips" aria-label="Context sent with this message">
+              {m.context.map((c, i) => (
+                <MentionChip key={i} label={c.label} item={c} />
+              ))}
+            </ul>
+          )}
           {isPrompt && !running && (
             <span className="msg-actions">
               <button className="link" onClick={() => setEditing({ id: m.id, text: textOf(m), restore: false })} title="Edit this prompt and run again from here">

@@ -10,6 +10,8 @@ import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import { resolveMentionsIn } from "@/lib/agent/mentions-context";
+import { mentionSources, workspaceRulesFor } from "./agent-context";
 
 /**
  * One agent session for the open workspace: created (or resumed from IndexedDB) once, persisted
@@ -31,11 +33,19 @@ export function useAgent(ws: WorkspaceState) {
   const [error, setError] = useState<string>();
   const [modelLabel, setModelLabel] = useState("");
 
+  // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
+  const wsRef = useRef(ws);
+  wsRef.current = ws;
+
   const makeSession = useCallback(
     async (data?: Awaited<ReturnType<SessionStore["load"]>>) => {
       await settings.load();
+      // The open file is read when a prompt is sent: its selection, and the rules of its folders.
+      const activePath = () => wsRef.current.docs.active;
+      const sources = mentionSources(deps, activePath);
+      const context = { resolveMentions: (prompt: string) => resolveMentionsIn(prompt, sources), workspaceRules: workspaceRulesFor(deps, wsRef.current.meta, activePath) };
       // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs.
-      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true };
+      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, ...context };
       return createModedSession({ ...common, workspaceId: ws.meta.id }, data);
     },
     [deps, settings, ws.meta.id],
@@ -70,10 +80,6 @@ export function useAgent(ws: WorkspaceState) {
       cancelled = true;
     };
   }, [store, makeSession, refreshHistory, ws.meta.id]);
-
-  // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
-  const wsRef = useRef(ws);
-  wsRef.current = ws;
 
   // Follow, autosave, and act on what the events mean outside the panel: notify when the run
   // waits for the user in a hidden tab, describe the model of a new mode, refresh when a run ends.

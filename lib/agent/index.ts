@@ -95,7 +95,10 @@ export { priceFor, resolvePrice, isPrice, costOf, addUsage, usageFromProvider, f
 export { catalogFacts, modelIdForms, UNKNOWN_CONTEXT_WINDOW, type ModelFacts } from "./model-catalog";
 export { DEFAULT_RETRY, classifyError, retryDelay, retryAfterMs, corsHint, isLocalURL, type RetryOptions } from "./errors";
 export { isAutoApproved, isSimpleCommand, matchesAllowedPrefix, suggestPrefix } from "./approvals";
-export { buildSystemPrompt, loadWorkspaceRules, type RuleSource, type SystemPromptInput } from "./prompt";
+export { buildSystemPrompt, type RuleSource, type SystemPromptInput } from "./prompt";
+export { discoverRules, loadWorkspaceRules, selectRules, type RuleEntry, type RuleFile, type RuleStatus } from "./rules";
+export { RuleSwitches } from "./rules-settings";
+export type { ContextItem, EditorSelection, MentionSources } from "./mentions-context";
 export { contextWindowFor, resolveModel, isLanguageModel, type ModelHandle, type ModelSource } from "./model-handle";
 export { streamModelStep, StreamFailure, type StreamedStep } from "./model-stream";
 export { createWorkspaceAgentDeps, createBrowserAgentDeps, createCheckpointService, type WorkspaceAgentDepsOptions } from "./workspace-deps";

@@ -4,6 +4,7 @@
  * (ids, run numbers, tool-row summaries) that never reaches the model.
  */
 import type { LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { contextBlock, type ContextItem } from "./mentions-context";
 
 export type TextPart = { type: "text"; text: string };
 export type ReasoningPart = { type: "reasoning"; text: string };
@@ -41,6 +42,9 @@ export type UserMessage = Base & {
   /** prompt: typed by the user (editable, a fork point); summary: a compaction summary;
    * notice: a note from the app or a hook (a nudge, a mode switch). */
   kind?: "prompt" | "summary" | "notice";
+  /** What the prompt's @-mentions resolved to when it was sent (./mentions-context.ts): the model
+   * reads it after the text, the transcript shows it as chips. */
+  context?: ContextItem[];
 };
 
 export type AssistantMessage = Base & {
@@ -114,6 +118,7 @@ export function toModelPrompt(system: string, messages: readonly AgentMessage[])
     let msg: LanguageModelV4Message;
     if (m.role === "user") {
       msg = { role: "user", content: m.content.map((p) => ({ type: "text", text: p.text })) };
+      if (m.context?.length) msg.content.push({ type: "text", text: contextBlock(m.context) });
     } else if (m.role === "assistant") {
       const content: Extract<LanguageModelV4Message, { role: "assistant" }>["content"] = [];
       for (const p of m.content) {
@@ -141,12 +146,15 @@ export function estimateTokens(messages: readonly AgentMessage[], system = ""): 
   let chars = system.length;
   for (const m of messages) {
     chars += 8;
-    if (m.role === "tool") for (const p of m.content) chars += p.output.value.length + 16;
-    else
-      for (const p of m.content) {
-        if (p.type === "text" || p.type === "reasoning") chars += p.text.length;
-        else chars += JSON.stringify(p.input ?? null).length + p.toolName.length + 16;
-      }
+    if (m.role === "tool") {
+      for (const p of m.content) chars += p.output.value.length + 16;
+      continue;
+    }
+    if (m.role === "user" && m.context?.length) chars += contextBlock(m.context).length;
+    for (const p of m.content) {
+      if (p.type === "text" || p.type === "reasoning") chars += p.text.length;
+      else chars += JSON.stringify(p.input ?? null).length + p.toolName.length + 16;
+    }
   }
   return Math.ceil(chars / 4);
 }

@@ -1,46 +1,12 @@
 /**
  * The system prompt: who the agent is and where it runs, the current mode, the workspace rules
- * (AGENTS.md and .tabula/rules/*.md) and rules registered by plugins. Rebuilt for every model
+ * (found and chosen by ./rules.ts) and rules registered by plugins. Rebuilt for every model
  * request, so a mode switch mid-run reaches the model at its next turn.
  */
-import type { WorkspaceFs } from "../fs/workspace-fs";
 import type { AgentMode } from "./types";
 
+/** One rules text and where it came from (a file's path, a plugin's name). */
 export type RuleSource = { source: string; text: string };
-
-const MAX_RULE_CHARS = 32_000;
-const MAX_RULES_TOTAL = 64_000;
-
-/** Read AGENTS.md (workspace root) and .tabula/rules/*.md (sorted by name). Missing ones are skipped. */
-export async function loadWorkspaceRules(wsfs: WorkspaceFs): Promise<RuleSource[]> {
-  const out: RuleSource[] = [];
-  let total = 0;
-  const add = async (path: string) => {
-    try {
-      const st = await wsfs.stat(path);
-      if (!st || st.type !== "file") return;
-      let text = await wsfs.readText(path);
-      if (text.length > MAX_RULE_CHARS) text = text.slice(0, MAX_RULE_CHARS) + `\n[… ${path} cut at ${MAX_RULE_CHARS} characters]`;
-      if (total + text.length > MAX_RULES_TOTAL) return;
-      total += text.length;
-      if (text.trim()) out.push({ source: path, text: text.trim() });
-    } catch {
-      // unreadable rule file: skip it
-    }
-  };
-  await add("AGENTS.md");
-  try {
-    const st = await wsfs.stat(".tabula/rules");
-    if (st?.type === "dir") {
-      const entries = await wsfs.readdir(".tabula/rules");
-      const md = entries.filter((e) => e.type === "file" && e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1));
-      for (const e of md) await add(`.tabula/rules/${e.name}`);
-    }
-  } catch {
-    // no rules directory
-  }
-  return out;
-}
 
 const MODE_TEXT: Record<AgentMode, string> = {
   act: "You are in ACT mode: carry out the user's request. You may read, edit files and run commands; the user approves edits and commands as they come.",

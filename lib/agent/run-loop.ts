@@ -23,7 +23,9 @@ import { sanitizeForModel, toModelPrompt, toolCallsOf, type AgentMessage, type A
 import { contextWindowFor, resolveModel, type ModelHandle } from "./model-handle";
 import { DEFAULT_MAX_OUTPUT_TOKENS, requestWithRetry, type ModelRequest } from "./model-retry";
 import { priceFor, usageFromProvider } from "./pricing";
-import { buildSystemPrompt, loadWorkspaceRules } from "./prompt";
+import { resolveMentionsIn } from "./mentions-context";
+import { buildSystemPrompt } from "./prompt";
+import { loadWorkspaceRules } from "./rules";
 import type { RunCheckpoints } from "./run-checkpoints";
 import type { RunState, SessionCore } from "./session-core";
 import { parseJson, type BatchEnd, type ToolCallIn, type ToolPipeline } from "./tool-pipeline";
@@ -77,6 +79,8 @@ export class RunLoop {
       core.emit({ type: "session-updated", what: "title" });
     }
     core.emit({ type: "run-started", runId, run, prompt, mode: core.mode });
+    const context = await this.mentionContext(prompt, runId);
+    if (context.length) userMsg.context = context;
     core.addMessage(userMsg);
 
     let end: RunEnd;
@@ -94,6 +98,18 @@ export class RunLoop {
     // it is recorded and announced when it lands (checkpointsSettled() waits for it).
     if (core.opts.checkpointRunEnd && state.checkpoint) await this.parts.checkpoints.takeRunEnd(state);
     return this.finish(state, end);
+  }
+
+  /** The prompt's @-mentions, read now. A resolver that fails costs the context, never the run. */
+  private async mentionContext(prompt: string, runId: string) {
+    const core = this.core;
+    if (!prompt.includes("@")) return [];
+    try {
+      return await (core.opts.resolveMentions ? core.opts.resolveMentions(prompt) : resolveMentionsIn(prompt, { wsfs: core.deps.wsfs }));
+    } catch (err) {
+      core.emit({ type: "error", runId, code: "internal", message: `The prompt's mentions could not be read: ${core.errorText(err)}`, fatal: false, retryable: false });
+      return [];
+    }
   }
 
   /** beforeRun hooks: a stop ends the run before the model is asked. */
@@ -235,7 +251,7 @@ export class RunLoop {
     const model = handle.model;
     core.lastModel = { provider: model.provider, modelId: model.modelId };
     const surfaceTools = core.surfaceTools();
-    state.rules ??= await loadWorkspaceRules(core.deps.wsfs);
+    state.rules ??= await (core.opts.workspaceRules ? core.opts.workspaceRules() : loadWorkspaceRules(core.deps.wsfs));
     let system = buildSystemPrompt({
       mode: core.mode,
       tools: surfaceTools.map((t) => t.name),

@@ -10,7 +10,9 @@ import type { AgentEvent, AgentEventListener } from "./events";
 import type { HookRegistry } from "./hooks";
 import type { AgentMessage } from "./messages";
 import type { ModelSource } from "./model-handle";
+import type { ContextItem } from "./mentions-context";
 import type { PriceTable } from "./pricing";
+import type { RuleSource } from "./prompt";
 import type { AgentDeps, AgentMode, ApprovalSettings, CheckpointEntry, RunStatus, UsageTotals } from "./types";
 
 /** A partial update of the approval settings (auto-approve switches merge one by one). */
@@ -134,6 +136,18 @@ export type AgentSessionOptions = {
   /** Mode paragraph of the system prompt (lib/modes generates it from the mode profile). */
   modePreamble?: (mode: AgentMode, tools: readonly ToolDefinition[]) => string | undefined;
   systemPromptAppendix?: string;
+  /**
+   * What a prompt's @-mentions bring along, read as the prompt is sent and attached to its
+   * message (lib/agent/mentions-context.ts). Default: files and folders of the agent's view of
+   * the workspace (no selection, no diff).
+   */
+  resolveMentions?: (prompt: string) => Promise<ContextItem[]>;
+  /**
+   * The workspace's rules for a run, read once at its first model request (lib/agent/rules.ts).
+   * Default: the rule files at the workspace root, all on. The app passes the user's choices,
+   * the open file's folder chain and the workspace's trust.
+   */
+  workspaceRules?: () => Promise<RuleSource[]>;
   toolLimits?: Partial<ToolLimits>;
   /** Characters of a tool result the model reads (head + tail beyond; default 40 000). */
   maxToolOutputChars?: number;
