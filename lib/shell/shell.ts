@@ -21,6 +21,8 @@ import { fastGrep, parseFastGrep } from "./fastgrep";
 import { createGitCommand, GIT_SUBCOMMANDS } from "./git";
 import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/command";
 import type { PythonRuntime } from "../runtimes/python/runtime";
+import { createNodeCommands, NODE_COMMAND_NAMES } from "../runtimes/node/command";
+import type { NodeRuntime } from "../runtimes/node/runtime";
 import { isLoneCommand, LIVE_OUTPUT_VAR, LiveOutputs, type LiveSink } from "../runtimes/python/live-output";
 import { capOutput, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type ShellLimits } from "./limits";
 import { DEFAULT_MOUNT_POINT, normalizeShellPath, toShellPath, toWorkspacePath } from "./paths";
@@ -65,6 +67,8 @@ export type CreateShellOptions = {
   defenseInDepth?: boolean;
   /** Where `python3` runs (a Web Worker in the browser); without one there is no python3. */
   python?: PythonRuntime;
+  /** Where `node` runs (a Web Worker in the browser); without one there is no node. */
+  node?: NodeRuntime;
   /** How `git` fetch/pull/push/clone reach a server (lib/shell/git/context.ts); absent: no network. */
   gitTransport?: () => Transport;
 };
@@ -81,7 +85,7 @@ export type ShellExecOptions = {
   timeoutMs?: number;
   /** Standard input for the command line. */
   stdin?: string;
-  /** Output shown as it is produced, for a command line that is one python3 command with no
+  /** Output shown as it is produced, for a command line that is one python3 or node command with no
    * pipe or redirection (lib/runtimes/python/live-output.ts); it is not repeated in the result. */
   onOutput?: LiveSink;
 };
@@ -143,7 +147,13 @@ class ShellCore {
     readonly defenseInDepth: boolean,
     readonly python: PythonRuntime | undefined,
     readonly gitTransport: (() => Transport) | undefined,
+    readonly node: NodeRuntime | undefined,
   ) {}
+
+  /** Commands whose output can be shown as it is produced (live-output.ts). */
+  get liveCommands(): string[] {
+    return [...(this.python ? PYTHON_COMMAND_NAMES : []), ...(this.node ? NODE_COMMAND_NAMES : [])];
+  }
 }
 
 function isBrowserLike(): boolean {
@@ -176,6 +186,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     opts.defenseInDepth ?? isBrowserLike(),
     opts.python,
     opts.gitTransport,
+    opts.node,
   );
   return new WorkspaceShell(core, (opts.readOnly ?? false) || wsfs.readOnly);
 }
@@ -224,6 +235,7 @@ class WorkspaceShell implements Shell {
       ...(core.python
         ? createPythonCommands(core.jb, { runtime: core.python, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live })
         : []),
+      ...(core.node ? createNodeCommands(core.jb, { runtime: core.node, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live }) : []),
     ];
   }
 
@@ -255,7 +267,7 @@ class WorkspaceShell implements Shell {
   }
 
   commandNames(): string[] {
-    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git", ...(this.core.python ? PYTHON_COMMAND_NAMES : [])]);
+    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git", ...this.core.liveCommands]);
     return [...names].sort();
   }
 
@@ -355,7 +367,7 @@ class WorkspaceShell implements Shell {
     };
 
     if (opts.signal?.aborted) return finish({ stdout: "", stderr: "^C\n", exitCode: 130 });
-    const liveToken = opts.onOutput && this.core.python && isLoneCommand(command, PYTHON_COMMAND_NAMES) ? this.core.live.open(opts.onOutput) : null;
+    const liveToken = opts.onOutput && isLoneCommand(command, this.core.liveCommands) ? this.core.live.open(opts.onOutput) : null;
 
     const timeoutMs = opts.timeoutMs ?? this.core.limits.timeoutMs;
     const controller = new AbortController();
