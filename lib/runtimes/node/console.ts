@@ -72,10 +72,8 @@ export function createConsole(write: (stream: "stdout" | "stderr", text: string)
       const cell = (v: unknown) => (v === undefined ? "" : inspect(v, { depth: 0, breakLength: Infinity }));
       const body = rows.map(([k, v]) => [k, ...cols.map((col) => (v !== null && typeof v === "object" ? cell((v as Record<string, unknown>)[col]) : "")), ...(hasValues ? [v !== null && typeof v === "object" ? "" : cell(v)] : [])]);
       const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)) + 2);
-      const center = (s: string, w: number) => {
-        const left = Math.floor((w - s.length) / 2);
-        return " ".repeat(left) + s + " ".repeat(w - s.length - left);
-      };
+      // Cells are left-aligned after one space, as Node 20 prints them.
+      const center = (s: string, w: number) => " " + s.padEnd(w - 1, " ");
       const line = (l: string, m: string, r: string) => l + widths.map((w) => "─".repeat(w)).join(m) + r;
       const lines = [line("┌", "┬", "┐"), "│" + header.map((h, i) => center(h, widths[i]!)).join("│") + "│", line("├", "┼", "┤"), ...body.map((r) => "│" + r.map((s, i) => center(s, widths[i]!)).join("│") + "│"), line("└", "┴", "┘")];
       write("stdout", lines.map((l) => indent + l).join("\n") + "\n");
