@@ -218,7 +218,7 @@ describe("node differential: real node and the tab's runtime agree", () => {
     it(c.name, async () => {
       const dir = fs.mkdtempSync(path.join(tmp, "case-"));
       writeTree(dir, c.files);
-      const real = spawnSync("node", [c.main, ...(c.args ?? [])], { cwd: dir, input: c.stdin ?? "", encoding: "utf8", env: { PATH: process.env.PATH, HOME: os.homedir() } as NodeJS.ProcessEnv });
+      const real = spawnSync("node", [c.main, ...(c.args ?? [])], { cwd: dir, input: c.stdin ?? "", encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
 
       const files = Object.entries(c.files).map(([p, d]) => ({ path: p, data: new TextEncoder().encode(d) }));
       const out = { stdout: "", stderr: "" };
