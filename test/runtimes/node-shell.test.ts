@@ -223,3 +223,56 @@ describe("node's live output and stopping", () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 });
+
+describe("node --test", () => {
+  const suite = {
+    "src/math.js": "exports.add = (a, b) => a + b;\n",
+    "test/math.test.js": [
+      "const { describe, it, before, beforeEach, after } = require('node:test');",
+      "const assert = require('node:assert');",
+      "const { add } = require('../src/math');",
+      "const seen = [];",
+      "describe('add', () => {",
+      "  before(() => seen.push('before'));",
+      "  beforeEach(() => seen.push('each'));",
+      "  after(() => seen.push('after'));",
+      "  it('adds small numbers', () => assert.strictEqual(add(1, 2), 3));",
+      "  it('is wrong on purpose', () => assert.strictEqual(add(1, 1), 3));",
+      "  it.skip('not now', () => {});",
+      "});",
+      "it('saw the hooks in order', () => assert.deepStrictEqual(seen, ['before', 'each', 'each', 'after']));",
+    ].join("\n"),
+    "lib.test.mjs": "import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('async passes', async () => { await new Promise((r) => setTimeout(r, 5)); assert.ok(true); });\ntest('subtests', async (t) => { await t.test('inner', () => {}); });\n",
+    "node_modules/dep/dep.test.js": "throw new Error('must not run');\n",
+  };
+
+  it("finds the test files, runs each, reports passes and failures as the spec reporter does, and exits 1 on a failure", async () => {
+    const ws = await workspace(suite);
+    const r = await ws.shell.exec("node --test");
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain("▶ add\n  ✔ adds small numbers (");
+    expect(r.stdout).toMatch(/  ✖ is wrong on purpose \(.*\)\n    AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal:\n\n    2 !== 3\n/);
+    expect(r.stdout).toContain("  ﹣ not now (");
+    expect(r.stdout).toContain("✔ saw the hooks in order (");
+    expect(r.stdout).toContain("✔ async passes (");
+    expect(r.stdout).toContain("  ✔ inner (");
+    expect(r.stdout).toMatch(/ℹ tests 7\nℹ suites 1\nℹ pass 5\nℹ fail 1\nℹ cancelled 0\nℹ skipped 1\nℹ todo 0\nℹ duration_ms [\d.]+\n/);
+    expect(r.stdout).toContain("✖ failing tests:");
+    expect(r.stdout).not.toContain("must not run");
+  });
+
+  it("runs only the files named, and exits 0 when they all pass", async () => {
+    const ws = await workspace(suite);
+    const r = await ws.shell.exec("node --test lib.test.mjs");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/ℹ tests 3\nℹ suites 0\nℹ pass 3\nℹ fail 0\n/);
+    expect(r.stdout).not.toContain("add");
+  });
+
+  it("a test file that throws before its tests counts as a failure", async () => {
+    const ws = await workspace({ "broken.test.js": "require('./missing');\n" });
+    const r = await ws.shell.exec("node --test");
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain("ℹ fail 1");
+  });
+});

@@ -15,6 +15,7 @@ import { setWarningSink } from "./builtins/events";
 import { setCwd } from "./builtins/path";
 import { createConsole } from "./console";
 import { EventLoop, type RealTimers } from "./event-loop";
+import { createTestModule, failureSection, summary, type TestFileReport } from "./test-runner";
 import { inspect } from "./inspect";
 import { Loader } from "./loader";
 import { MemFs } from "./memfs";
@@ -34,11 +35,9 @@ export type EngineHost = {
 
 export type OutputSink = (stream: "stdout" | "stderr", data: Uint8Array) => void;
 
-/** node:test, when a run wants it (provided by the test runner module). */
-export type TestModuleFactory = (ctx: { write(stream: "stdout" | "stderr", text: string): void; setExitCode(code: number): void; loop: EventLoop }) => unknown;
-
-export function runNodeJob(job: NodeJob, sink: OutputSink, host: EngineHost, testModule?: TestModuleFactory): Promise<NodeRunResult> {
+export function runNodeJob(job: NodeJob, sink: OutputSink, host: EngineHost): Promise<NodeRunResult> {
   return new Promise<NodeRunResult>((resolve) => {
+    const startedAt = performance.now();
     const memfs = new MemFs(job.mountPoint, job.files, job.dirs, job.readOnly);
     let cwd = job.cwd;
     setCwd(cwd);
@@ -50,13 +49,14 @@ export function runNodeJob(job: NodeJob, sink: OutputSink, host: EngineHost, tes
     };
     const writeText = (stream: "stdout" | "stderr", text: string) => write(stream, new TextEncoder().encode(text));
     let unsubscribe = () => undefined as void;
+    let testReport: TestFileReport | undefined;
 
     const finish = (code: number) => {
       if (finished) return;
       finished = true;
       loop.stop();
       unsubscribe();
-      resolve({ exitCode: code & 0xff, changes: memfs.changes() });
+      resolve({ exitCode: code & 0xff, changes: memfs.changes(), ...(testReport ? { tests: testReport } : {}) });
     };
     /** Emit 'exit' (once) and end the run with process.exitCode as the listeners leave it. */
     const exitWith = (code: number) => {
@@ -146,6 +146,17 @@ export function runNodeJob(job: NodeJob, sink: OutputSink, host: EngineHost, tes
     };
     setWarningSink(warn);
     let testApi: unknown;
+    const testModule = () =>
+      (testApi ??= createTestModule({
+        write: writeText,
+        loop,
+        done: (report) => {
+          testReport = report;
+          if (report.fail > 0) process.exitCode = 1;
+          // `node file.test.js` (without --test) reports its own totals; `node --test` adds up the files.
+          if (!job.test) writeText("stdout", summary(report, performance.now() - startedAt) + failureSection(report.failures));
+        },
+      }));
     const builtins = createBuiltins({
       fsHost: { memfs, cwd: () => cwd, stdin: job.stdin, write: (fd, data) => write(fd === 1 ? "stdout" : "stderr", data), defer: (fn) => loop.defer(fn) },
       process,
@@ -154,9 +165,7 @@ export function runNodeJob(job: NodeJob, sink: OutputSink, host: EngineHost, tes
       timers,
       warn,
       createRequire: (filename: string) => loader.makeRequire(null, filename.endsWith("/") ? filename : filename.slice(0, filename.lastIndexOf("/")) || "/"),
-      test: testModule
-        ? () => (testApi ??= testModule({ write: writeText, setExitCode: (c) => (process.exitCode = c), loop }))
-        : undefined,
+      test: testModule,
     });
     const realFetch = host.fetch;
     const globals: Record<string, unknown> = {

@@ -5,6 +5,7 @@
  * so both write back through the same workspace-sync code.
  */
 import type { PythonChanges, SnapshotFile } from "../python/protocol";
+import type { TestFileReport } from "./test-runner";
 
 export type NodeChanges = PythonChanges;
 
@@ -27,9 +28,11 @@ export type NodeJob = {
   dirs: string[];
   /** Plan/Review mode: every change under mountPoint fails with EROFS. */
   readOnly: boolean;
+  /** `node --test`: the file's node:test tests run, and their counts come back in `tests`. */
+  test?: boolean;
 };
 
-export type NodeRunResult = { exitCode: number; changes: NodeChanges };
+export type NodeRunResult = { exitCode: number; changes: NodeChanges; tests?: TestFileReport };
 
 export type NodeWorkerInbound = { type: "run"; id: number; job: NodeJob };
 

@@ -8,21 +8,24 @@ import { inspect } from "../inspect";
 import { isDeepLooseEqual, isDeepStrictEqual } from "./deep-equal";
 
 export class AssertionError extends Error {
+  generatedMessage: boolean;
   code = "ERR_ASSERTION";
   actual: unknown;
   expected: unknown;
   operator: string;
-  generatedMessage: boolean;
   constructor(opts: { message?: string | Error; actual?: unknown; expected?: unknown; operator?: string }) {
     const generated = opts.message === undefined;
     super(typeof opts.message === "string" ? opts.message : generated ? describe(opts) : String(opts.message));
-    this.name = "AssertionError";
+    // Node's own errors carry their code in the stack's first line.
+    if (typeof this.stack === "string") this.stack = this.stack.replace(/^[\w$]*Error(?=:|\n|$)/, "AssertionError [ERR_ASSERTION]");
     this.actual = opts.actual;
     this.expected = opts.expected;
     this.operator = opts.operator ?? "fail";
     this.generatedMessage = generated;
   }
 }
+
+Object.defineProperty(AssertionError.prototype, "name", { value: "AssertionError", writable: true, configurable: true });
 
 function describe(o: { actual?: unknown; expected?: unknown; operator?: string }): string {
   const a = inspect(o.actual);

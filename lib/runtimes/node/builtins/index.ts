@@ -25,8 +25,8 @@ export type BuiltinContext = {
   warn(msg: string): void;
   /** module.createRequire */
   createRequire(filename: string): unknown;
-  /** node:test, when the run provides it. */
-  test?: () => unknown;
+  /** node:test */
+  test: () => unknown;
 };
 
 export const BUILTIN_NAMES = [
@@ -245,10 +245,7 @@ export function createBuiltins(ctx: BuiltinContext): { get(name: string): unknow
     "stream/promises": () => (get("stream") as Record<string, unknown>).promises,
     string_decoder: () => stringDecoderModule(),
     sys: () => get("util"),
-    test: () => {
-      if (!ctx.test) throw Object.assign(new Error("node:test is not available in this runtime yet"), { code: "ERR_NOT_AVAILABLE_IN_TAB" });
-      return ctx.test();
-    },
+    test: () => ctx.test(),
     timers: () => ctx.timers,
     "timers/promises": () => ({
       setTimeout: (ms: number, value?: unknown) => new Promise((r) => (ctx.timers.setTimeout as (f: () => void, ms: number) => void)(() => r(value), ms)),
