@@ -85,6 +85,8 @@ export type ShellExecOptions = {
   timeoutMs?: number;
   /** Standard input for the command line. */
   stdin?: string;
+  /** The previous command line's exit status, seen as `$?` (a terminal carries it from line to line). */
+  lastExitCode?: number;
   /** Output shown as it is produced, for a command line that is one python3 or node command with no
    * pipe or redirection (lib/runtimes/python/live-output.ts); it is not repeated in the result. */
   onOutput?: LiveSink;
@@ -395,7 +397,7 @@ class WorkspaceShell implements Shell {
     const bash = this.newBash(cwd, execEnv, timeoutMs);
     this.adapter.beginBatch();
     const run = bash
-      .exec(command, { cwd, env: execEnv, replaceEnv: true, signal: controller.signal, stdin: opts.stdin, rawScript: true })
+      .exec(withLastStatus(command, opts.lastExitCode), { cwd, env: execEnv, replaceEnv: true, signal: controller.signal, stdin: opts.stdin, rawScript: true })
       .then(
         (r) => ({ ok: true as const, r }),
         (error: unknown) => ({ ok: false as const, error }),
@@ -490,6 +492,13 @@ class WorkspaceShell implements Shell {
     const msg = error instanceof Error ? error.message : String(error);
     return `bash: ${msg}\n`;
   }
+}
+
+/** Each exec starts a fresh interpreter, whose `$?` is 0: a subshell exiting with the previous
+ * status, on the same line, sets it without moving $LINENO. */
+function withLastStatus(command: string, last: number | undefined): string {
+  const code = (last ?? 0) & 0xff;
+  return code === 0 ? command : `(exit ${code}); ${command}`;
 }
 
 function stripAbortNoise(stderr: string): string {

@@ -276,3 +276,13 @@ describe("node --test", () => {
     expect(r.stdout).toContain("ℹ fail 1");
   });
 });
+
+describe("the previous line's exit status", () => {
+  it("is $? on the next command line, as a terminal carries it", async () => {
+    const ws = await workspace();
+    const failed = await ws.shell.exec(`node -e 'throw new Error("x")'`);
+    expect(failed.exitCode).toBe(1);
+    expect((await ws.shell.exec("echo $?", { lastExitCode: failed.exitCode })).stdout).toBe("1\n");
+    expect((await ws.shell.exec("echo $?", { lastExitCode: 0 })).stdout).toBe("0\n");
+  });
+});
