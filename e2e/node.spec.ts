@@ -52,8 +52,8 @@ test("Ctrl-C stops an endless node loop at once, and node works again after", as
 
 test("node --test runs a suite with a passing and a failing test: both reported, exit code 1", async ({ page }) => {
   await openTerminal(page, "Node tests");
-  await run(page, `printf 'const { test } = require("node:test");\\nconst assert = require("node:assert");\\ntest("passes", () => assert.equal(1 + 1, 2));\\ntest("fails", () => assert.equal(1 + 1, 3));\\n' > sum.test.js`);
-  await expect(treeItem(page, "sum.test.js")).toBeVisible();
+  await run(page, `printf 'const { test } = require("node:test");\\nconst assert = require("node:assert");\\ntest("passes", () => assert.equal(1 + 1, 2));\\ntest("fails", () => assert.equal(1 + 1, 3));\\n' > sum.test.cjs`);
+  await expect(treeItem(page, "sum.test.cjs")).toBeVisible();
   await run(page, "node --test");
   await expect(row(page, /^✔ passes \(/)).toHaveCount(1, { timeout: 30_000 });
   await expect(row(page, /^✖ fails \(/)).toHaveCount(1);
