@@ -115,6 +115,12 @@ describe("node modules", () => {
     expect((await ws.shell.exec("node view.tsx")).stdout).toBe("<b>bold</b>\n");
   });
 
+  it("runs the sample project's entry as it is (TypeScript, type: module, an import without extension)", async () => {
+    const { SAMPLE_PROJECT } = await import("../../lib/workspaces/sample");
+    const ws = await workspace(SAMPLE_PROJECT);
+    expect(await ws.shell.exec("node src/index.ts")).toMatchObject({ stdout: "Hello, world!\n", stderr: "", exitCode: 0 });
+  });
+
   it("import() loads a module at run time, and a require of a missing module names it", async () => {
     const ws = await workspace({ "dyn.mjs": "const m = await import('./m.mjs');\nconsole.log(m.default, m.x);\n", "m.mjs": "export default 'def';\nexport const x = 1;\n" });
     expect((await ws.shell.exec("node dyn.mjs")).stdout).toBe("def 1\n");
