@@ -42,6 +42,21 @@ console.table([{ a: 1, b: 'x' }, { a: 2, c: true }]);
     },
   },
   {
+    name: "console.log of classes, getters, symbols keys, errors inside objects, long strings",
+    main: "more.js",
+    files: {
+      "more.js": `
+class Temp { #hidden = 1; constructor() { this.c = 20; } get f() { return this.c * 9 / 5 + 32; } }
+const withGetter = { get g() { return 1; }, set s(v) {}, [Symbol('k')]: 'sym' };
+console.log(new Temp(), withGetter, { err: new RangeError('inside').message });
+console.log(['a'.repeat(30), 'b'.repeat(30), 'c'.repeat(30)], { text: 'x'.repeat(90) });
+console.log(Object.assign(Object.create({ inherited: 1 }), { own: 2 }), [function named() {}, async () => {}, function* gen() {}]);
+console.log(new Array(3), [1, , 3], Object.freeze({ f: 1 }), [[1, 2], [3, 4]], { a: [{ b: { c: {} } }] });
+console.log(-0, [-0], 0.1 + 0.2, 1e21, 2n ** 70n, [true, false], 'tab\there', ['tab\there', "it's", 'say "hi"', \`both ' and "\`]);
+`,
+    },
+  },
+  {
     name: "ES modules: named, default and namespace imports; live bindings; import.meta",
     main: "main.mjs",
     files: {
