@@ -77,7 +77,27 @@ async function bundlePythonRuntime(): Promise<void> {
   });
 }
 
+/**
+ * node in the tab: the worker that runs programs (lib/runtimes/node/worker.ts, with sucrase for
+ * TypeScript and JSX and @noble/hashes for crypto) is bundled on its own into a classic script
+ * at public/node/node-worker.js: one fresh worker per program, served by the app itself.
+ */
+async function bundleNodeRuntime(): Promise<void> {
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: ["lib/runtimes/node/worker.ts"],
+    outfile: "public/node/node-worker.js",
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    logLevel: "error",
+  });
+}
+
 export default async function config(phase: string): Promise<NextConfig> {
-  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) await Promise.all([bundlePluginRuntime(), bundlePythonRuntime()]);
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) await Promise.all([bundlePluginRuntime(), bundlePythonRuntime(), bundleNodeRuntime()]);
   return nextConfig;
 }

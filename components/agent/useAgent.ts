@@ -9,6 +9,7 @@ import { createModedSession, forkModedSession } from "@/lib/modes";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
+import { browserNodeRuntime } from "@/components/services/node-runtime";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { resolveMentionsIn } from "@/lib/agent/mentions-context";
 import { mentionSources, workspaceRulesFor } from "./agent-context";
@@ -23,7 +24,7 @@ export function useAgent(ws: WorkspaceState) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
-    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime() }),
+    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime() }),
     [ws.wsfs, ws.meta.id],
   );
   const [session, setSession] = useState<AgentSession>();

@@ -8,6 +8,7 @@ import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import type { TerminalHost } from "./TerminalView";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
 import { useCommands } from "@/components/palette/CommandsContext";
+import { browserNodeRuntime } from "@/components/services/node-runtime";
 
 // xterm is browser-only and only needed once a terminal is shown.
 const TerminalView = dynamic(() => import("./TerminalView"), { ssr: false, loading: () => <div className="terminal-host muted">Starting terminal…</div> });
@@ -46,7 +47,7 @@ export function TerminalPanel(props: {
 
   useEffect(() => {
     let cancelled = false;
-    createShell({ fs: ws.wsfs.fs, dir: ws.wsfs.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, origin: "shell", gitTransport: () => browserGitTransport(), python: browserPythonRuntime() })
+    createShell({ fs: ws.wsfs.fs, dir: ws.wsfs.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, origin: "shell", gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime() })
       .then((s) => !cancelled && setShell(s))
       .catch((e) => setError(`The shell could not start: ${(e as Error).message}`));
     return () => {

@@ -61,6 +61,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     const resized = term.onResize(({ cols }) => editor.setColumns(cols));
     let cwd = shell().mountPoint;
     let env: Record<string, string> | undefined;
+    let lastExitCode = 0;
     let running: AbortController | null = null;
     /** A command runs or the prompt is being drawn: input waits in the editor's queue. */
     let busy = true;
@@ -113,7 +114,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
           liveTail = text;
         };
         try {
-          result = await shell().exec(line, { cwd, env, signal: running.signal, onOutput });
+          result = await shell().exec(line, { cwd, env, signal: running.signal, onOutput, lastExitCode });
         } catch (err) {
           result = { stdout: "", stderr: `${(err as Error).message ?? err}\n`, exitCode: 1, cwd, env: env ?? {}, durationMs: 0 };
         } finally {
@@ -122,6 +123,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
         if (disposed) return;
         cwd = result.cwd;
         env = result.env;
+        lastExitCode = result.exitCode;
         if (result.stdout) term.write(toTerminalText(result.stdout));
         if (result.stderr) term.write(`\x1b[31m${toTerminalText(result.stderr)}\x1b[0m`);
         const out = liveTail + result.stdout + result.stderr;

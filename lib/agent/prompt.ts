@@ -36,7 +36,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 
 # Environment
 - The workspace is a git repository; paths in tool calls are relative to its root (e.g. "src/index.ts").
-- Everything runs in the browser tab.${has("run_commands") ? ` The shell (run_commands) is a bash-compatible shell with coreutils-style commands and git, but no node, npm, python, package installs or network.` : ""}
+- Everything runs in the browser tab.${has("run_commands") ? ` The shell (run_commands) is a bash-compatible shell with coreutils-style commands, git, python3 and node (JavaScript and TypeScript, run in the tab on the workspace's files), but no npm, package installs, servers or network.` : ""}
 - Every run is checkpointed before anything changes: the user can undo a run's changes.
 
 # How to work

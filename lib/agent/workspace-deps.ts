@@ -26,6 +26,8 @@ export type WorkspaceAgentDepsOptions = {
   checkpointReadMany?: import("../checkpoints/index").ReadMany;
   /** Where the shell's `python3` runs (the browser passes its worker runtime). */
   python?: import("../runtimes/python/runtime").PythonRuntime;
+  /** Where the shell's `node` runs (the browser passes its worker runtime). */
+  node?: import("../runtimes/node/runtime").NodeRuntime;
 };
 
 type CheckpointsModule = typeof import("../checkpoints/index");
@@ -101,6 +103,7 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
           limits: opts.shellTimeoutMs ? { timeoutMs: opts.shellTimeoutMs } : undefined,
           defenseInDepth: opts.defenseInDepth,
           python: opts.python,
+          node: opts.node,
         }),
       )
       .catch((err) => {

@@ -123,7 +123,7 @@ export const INTERPRETERS: ReadonlySet<string> = new Set([
  * fails there (EROFS). Refusing them up front would refuse only the reads; the guarantee is the
  * view, not this list. (Other interpreters do not exist in this shell and stay refused.)
  */
-export const IN_TAB_INTERPRETERS: ReadonlySet<string> = new Set(["python", "python3"]);
+export const IN_TAB_INTERPRETERS: ReadonlySet<string> = new Set(["python", "python3", "node", "nodejs"]);
 
 export const SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox"]);
 

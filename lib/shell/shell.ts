@@ -23,6 +23,8 @@ import { fastGrep, parseFastGrep } from "./fastgrep";
 import { createGitCommand, GIT_SUBCOMMANDS } from "./git";
 import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/command";
 import type { PythonRuntime } from "../runtimes/python/runtime";
+import { createNodeCommands, NODE_COMMAND_NAMES } from "../runtimes/node/command";
+import type { NodeRuntime } from "../runtimes/node/runtime";
 import { isLoneCommand, LIVE_OUTPUT_VAR, LiveOutputs, type LiveSink } from "../runtimes/python/live-output";
 import { capOutput, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type ShellLimits } from "./limits";
 import { DEFAULT_MOUNT_POINT, normalizeShellPath, toShellPath, toWorkspacePath } from "./paths";
@@ -67,6 +69,8 @@ export type CreateShellOptions = {
   defenseInDepth?: boolean;
   /** Where `python3` runs (a Web Worker in the browser); without one there is no python3. */
   python?: PythonRuntime;
+  /** Where `node` runs (a Web Worker in the browser); without one there is no node. */
+  node?: NodeRuntime;
   /** How `git` fetch/pull/push/clone reach a server (lib/shell/git/context.ts); absent: no network. */
   gitTransport?: () => Transport;
 };
@@ -83,7 +87,9 @@ export type ShellExecOptions = {
   timeoutMs?: number;
   /** Standard input for the command line. */
   stdin?: string;
-  /** Output shown as it is produced, for a command line that is one python3 command with no
+  /** The previous command line's exit status, seen as `$?` (a terminal carries it from line to line). */
+  lastExitCode?: number;
+  /** Output shown as it is produced, for a command line that is one python3 or node command with no
    * pipe or redirection (lib/runtimes/python/live-output.ts); it is not repeated in the result. */
   onOutput?: LiveSink;
 };
@@ -145,7 +151,13 @@ class ShellCore {
     readonly defenseInDepth: boolean,
     readonly python: PythonRuntime | undefined,
     readonly gitTransport: (() => Transport) | undefined,
+    readonly node: NodeRuntime | undefined,
   ) {}
+
+  /** Commands whose output can be shown as it is produced (live-output.ts). */
+  get liveCommands(): string[] {
+    return [...(this.python ? PYTHON_COMMAND_NAMES : []), ...(this.node ? NODE_COMMAND_NAMES : [])];
+  }
 }
 
 function isBrowserLike(): boolean {
@@ -179,6 +191,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     opts.defenseInDepth ?? isBrowserLike(),
     opts.python,
     opts.gitTransport,
+    opts.node,
   );
   return new WorkspaceShell(core, (opts.readOnly ?? false) || wsfs.readOnly);
 }
@@ -228,6 +241,7 @@ class WorkspaceShell implements Shell {
       ...(core.python
         ? createPythonCommands(core.jb, { runtime: core.python, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live })
         : []),
+      ...(core.node ? createNodeCommands(core.jb, { runtime: core.node, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live }) : []),
     ];
   }
 
@@ -259,7 +273,7 @@ class WorkspaceShell implements Shell {
   }
 
   commandNames(): string[] {
-    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git", ...(this.core.python ? PYTHON_COMMAND_NAMES : [])]);
+    const names = new Set<string>([...this.core.jb.getCommandNames(), ...SHELL_BUILTINS, "git", ...this.core.liveCommands]);
     return [...names].sort();
   }
 
@@ -359,7 +373,7 @@ class WorkspaceShell implements Shell {
     };
 
     if (opts.signal?.aborted) return finish({ stdout: "", stderr: "^C\n", exitCode: 130 });
-    const liveToken = opts.onOutput && this.core.python && isLoneCommand(command, PYTHON_COMMAND_NAMES) ? this.core.live.open(opts.onOutput) : null;
+    const liveToken = opts.onOutput && isLoneCommand(command, this.core.liveCommands) ? this.core.live.open(opts.onOutput) : null;
 
     const timeoutMs = opts.timeoutMs ?? this.core.limits.timeoutMs;
     const controller = new AbortController();
@@ -387,7 +401,7 @@ class WorkspaceShell implements Shell {
     const bash = this.newBash(cwd, execEnv, timeoutMs);
     this.adapter.beginBatch();
     const run = bash
-      .exec(command, { cwd, env: execEnv, replaceEnv: true, signal: controller.signal, stdin: opts.stdin, rawScript: true })
+      .exec(withLastStatus(command, opts.lastExitCode), { cwd, env: execEnv, replaceEnv: true, signal: controller.signal, stdin: opts.stdin, rawScript: true })
       .then(
         (r) => ({ ok: true as const, r }),
         (error: unknown) => ({ ok: false as const, error }),
@@ -482,6 +496,13 @@ class WorkspaceShell implements Shell {
     const msg = error instanceof Error ? error.message : String(error);
     return `bash: ${msg}\n`;
   }
+}
+
+/** Each exec starts a fresh interpreter, whose `$?` is 0: a subshell exiting with the previous
+ * status, on the same line, sets it without moving $LINENO. */
+function withLastStatus(command: string, last: number | undefined): string {
+  const code = (last ?? 0) & 0xff;
+  return code === 0 ? command : `(exit ${code}); ${command}`;
 }
 
 function stripAbortNoise(stderr: string): string {

@@ -4,7 +4,7 @@ import { headTail } from "./util";
 
 const description = `Run shell commands in the workspace, one after the other, and get their output and exit codes.
 
-- The shell is a bash-compatible shell running in the browser (just-bash): coreutils-style commands (ls, cat, head, tail, grep, sed, awk, find, wc, sort, diff, …), pipes, redirections, variables, loops, and a built-in "git" (its clone, fetch, pull and push reach http(s) git servers; every push asks the user first). There is no node, npm, python or other network access: do not try to install packages or run servers.
+- The shell is a bash-compatible shell running in the browser (just-bash): coreutils-style commands (ls, cat, head, tail, grep, sed, awk, find, wc, sort, diff, …), pipes, redirections, variables, loops, and a built-in "git" (its clone, fetch, pull and push reach http(s) git servers; every push asks the user first). "python3" and "node" (JavaScript and TypeScript: node file.js, node file.ts, node -e) run in the tab on the workspace's files. There is no npm, no package install, no server and no other network access: do not try to install packages or run servers.
 - The workspace is mounted at /workspace, which is also the starting directory; /tmp is scratch space. A "cd" carries over to the next command of the same call only.
 - Each command has a time limit (timeout_seconds, default 60). Output is cut to its head and tail when long.
 - Prefer read_files, list_files and search_codebase for reading; use this for what needs a shell.`;

@@ -67,9 +67,12 @@ describe("findings", () => {
     expect(nodeGuard("find . -delete")?.reason).toBe("find -delete deletes files");
     expect(nodeGuard("find . -exec rm {} +")?.reason).toBe("find -exec: rm deletes files");
     expect(nodeGuard("npm install zod")?.reason).toBe("npm install installs or removes packages");
-    // python3 runs in the tab on the read-only view (a write fails there), so only installs are refused early.
+    // python3 and node run in the tab on the read-only view (a write fails there), so only installs are refused early.
     expect(nodeGuard("python3 -c 'print(1)'")).toBeUndefined();
     expect(nodeGuard("python3 script.py data.csv")).toBeUndefined();
+    expect(nodeGuard("node --test")).toBeUndefined();
+    expect(nodeGuard("node -e \"require('fs').writeFileSync('n.txt','x')\"")).toBeUndefined();
+    expect(nodeGuard("deno run x.ts")?.reason).toBe("deno runs a program that can change files");
     expect(nodeGuard("python3 -m pip install requests")?.reason).toBe("python3 -m pip installs packages or creates environments");
   });
 

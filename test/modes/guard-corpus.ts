@@ -139,7 +139,7 @@ export const WRITE_CORPUS: Record<string, string[]> = {
     "python3 -m venv .venv",
   ],
   "inline code": [
-    "node -e \"require('fs').writeFileSync('n.txt','x')\"", "node script.js", "perl -e 'unlink \"a.txt\"'", "perl -pi -e 's/a/b/' a.txt",
+    "perl -e 'unlink \"a.txt\"'", "perl -pi -e 's/a/b/' a.txt",
     "perl -i -pe 's/a/b/' a.txt", "perl -i.bak -pe 's/a/b/' a.txt", "perl -lpi -e 's/a/b/' a.txt", "perl -Ilib -i -pe 's/a/b/' a.txt",
     "perl -0777 -pi -e 's/a/b/' a.txt", "perl -Ilib script.pl", "perl -MFile::Path -e 'rmtree(\"d\")'",
     "ruby -e 'File.delete(\"a.txt\")'", "deno eval \"Deno.removeSync('a.txt')\"", "php -r 'unlink(\"a.txt\");'", "js-exec -e \"1\"",

@@ -136,14 +136,17 @@ async function runPython(name: string, argv: string[], ctx: ResolvedCommandConte
   return { stdout: r.stdout, stderr, exitCode: outcome.exitCode };
 }
 
-/** UTF-8 decoding across chunk boundaries, per stream: to the live sink, or kept up to a cap. */
-class OutputCollector {
+/** UTF-8 decoding across chunk boundaries, per stream: to the live sink, or kept up to a cap (node's command uses it too). */
+export class OutputCollector {
   private readonly decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
   private readonly text = { stdout: "", stderr: "" };
   private bytes = 0;
   private cut = false;
 
-  constructor(private readonly live?: LiveSink) {}
+  constructor(
+    private readonly live?: LiveSink,
+    private readonly command = "python3",
+  ) {}
 
   push(stream: "stdout" | "stderr", data: Uint8Array): void {
     const text = this.decoders[stream].decode(data, { stream: true });
@@ -152,7 +155,7 @@ class OutputCollector {
     this.bytes += data.length;
     if (this.bytes > MAX_COLLECTED_BYTES) {
       this.cut = true;
-      this.text.stderr += "\npython3: output beyond 16 MB was dropped\n";
+      this.text.stderr += `\n${this.command}: output beyond 16 MB was dropped\n`;
       return;
     }
     this.text[stream] += text;

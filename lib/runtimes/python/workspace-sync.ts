@@ -15,7 +15,15 @@ export type Snapshot = { files: SnapshotFile[]; dirs: string[] };
 
 export class SnapshotTooLargeError extends Error {}
 
-export async function takeSnapshot(wsfs: WorkspaceFs, limits = SNAPSHOT_LIMITS): Promise<Snapshot> {
+export type SnapshotOptions = {
+  /** Who the snapshot is for, in the too-large message ("Python"). */
+  program?: string;
+  /** Ignored paths to include all the same (node reads packages from an ignored node_modules). */
+  includeIgnored?: (path: string, isDir: boolean) => boolean;
+};
+
+export async function takeSnapshot(wsfs: WorkspaceFs, limits = SNAPSHOT_LIMITS, opts: SnapshotOptions = {}): Promise<Snapshot> {
+  const included = (path: string, isDir: boolean) => !rules.test(path, isDir) || (opts.includeIgnored?.(path, isDir) ?? false);
   const rules = new IgnoreRules({ fs: wsfs.fs, dir: wsfs.dir });
   const files: SnapshotFile[] = [];
   const dirs: string[] = [];
@@ -29,10 +37,10 @@ export async function takeSnapshot(wsfs: WorkspaceFs, limits = SNAPSHOT_LIMITS):
         if (e.name.toLowerCase() === ".git") return;
         const child = rel === "" ? e.name : `${rel}/${e.name}`;
         if (e.type === "dir") {
-          if (!rules.test(child, true)) subdirs.push(child);
+          if (included(child, true)) subdirs.push(child);
           return;
         }
-        if (e.type !== "file" || rules.test(child, false)) return;
+        if (e.type !== "file" || !included(child, false)) return;
         let data: Uint8Array;
         try {
           data = await wsfs.readFile(child);
@@ -43,7 +51,7 @@ export async function takeSnapshot(wsfs: WorkspaceFs, limits = SNAPSHOT_LIMITS):
         files.push({ path: child, data });
         if (files.length > limits.maxFiles || bytes > limits.maxBytes) {
           throw new SnapshotTooLargeError(
-            `the workspace is too large to hand to Python (over ${limits.maxFiles} files or ${Math.round(limits.maxBytes / 1048576)} MB, not counting ignored paths); add bulky directories to .gitignore`,
+            `the workspace is too large to hand to ${opts.program ?? "Python"} (over ${limits.maxFiles} files or ${Math.round(limits.maxBytes / 1048576)} MB, not counting ignored paths); add bulky directories to .gitignore`,
           );
         }
       }),
@@ -59,7 +67,7 @@ export async function takeSnapshot(wsfs: WorkspaceFs, limits = SNAPSHOT_LIMITS):
 }
 
 /** Write the program's changes back; returns warnings (one line each) for what it left alone. */
-export async function applyChanges(wsfs: WorkspaceFs, snapshot: Snapshot, changes: PythonChanges, origin: string): Promise<string[]> {
+export async function applyChanges(wsfs: WorkspaceFs, snapshot: Snapshot, changes: PythonChanges, origin: string, command = "python3"): Promise<string[]> {
   const before = new Map(snapshot.files.map((f) => [f.path, f.data]));
   const warnings: string[] = [];
   const unchangedSinceSnapshot = async (path: string): Promise<boolean> => {
@@ -72,15 +80,15 @@ export async function applyChanges(wsfs: WorkspaceFs, snapshot: Snapshot, change
   const attempt = async (path: string, verb: string, fn: () => Promise<void>) => {
     try {
       if (!(await unchangedSinceSnapshot(path))) {
-        warnings.push(`python3: did not ${verb} ${path}: it changed in the workspace while the program ran`);
+        warnings.push(`${command}: did not ${verb} ${path}: it changed in the workspace while the program ran`);
         return;
       }
       await fn();
     } catch (err) {
-      warnings.push(`python3: could not ${verb} ${path}: ${(err as Error).message}`);
+      warnings.push(`${command}: could not ${verb} ${path}: ${(err as Error).message}`);
     }
   };
-  for (const d of changes.madeDirs) await wsfs.mkdir(d, { origin }).catch((err: Error) => warnings.push(`python3: could not create ${d}: ${err.message}`));
+  for (const d of changes.madeDirs) await wsfs.mkdir(d, { origin }).catch((err: Error) => warnings.push(`${command}: could not create ${d}: ${err.message}`));
   for (const f of changes.written) await attempt(f.path, "write", () => wsfs.writeFile(f.path, f.data, { origin }));
   for (const p of changes.deleted) await attempt(p, "delete", () => wsfs.remove(p, { origin }));
   for (const d of changes.removedDirs) {
