@@ -38,7 +38,8 @@ test("Enter approves, Esc rejects with feedback, A always allows; the tab title 
   await page.keyboard.type("Use -n instead");
   await page.keyboard.press("Enter");
   await expect(transcript.locator('[data-tool="run_commands"]').first()).toHaveAttribute("data-status", "rejected");
-  expect(JSON.stringify(server.requests[2].body)).toContain("Use -n instead");
+  await expect.poll(() => server.requests.length).toBeGreaterThan(2);
+  expect(JSON.stringify(server.requests[2]!.body)).toContain("Use -n instead");
 
   // A approves and always allows commands starting like this one: the next grep needs no card.
   await expect(approval).toContainText("grep -n Keyboard README.md");
