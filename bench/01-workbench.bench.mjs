@@ -85,7 +85,7 @@ export async function run({ browser, baseURL }) {
 }
 
 /** Enter to the next prompt drawn: from the key event to the DOM mutation that shows the prompt, timed in the page. */
-async function terminalRoundTrip(page, wsUrl) {
+export async function terminalRoundTrip(page, wsUrl) {
   await page.goto(wsUrl);
   await page.locator('[role="treeitem"]').first().waitFor();
   await page.locator("body").click();
@@ -93,7 +93,7 @@ async function terminalRoundTrip(page, wsUrl) {
   const term = page.getByTestId("terminal");
   await term.locator(".xterm-rows").waitFor();
   await term.click();
-  const countPrompts = `() => [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /\\$\\s*$/.test((d.textContent ?? "").replace(/\\u00a0/g, " "))).length`;
+  const countPrompts = `() => [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /~[^$]*\\$(\\s|$)/.test((d.textContent ?? "").replace(/\\u00a0/g, " "))).length`;
   await page.waitForFunction(`(${countPrompts})() >= 1`);
   const once = async (line) => {
     await page.keyboard.press("Control+l");
