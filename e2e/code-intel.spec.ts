@@ -64,8 +64,9 @@ test("Rename Symbol (F2) renames across files: the other file opens as an unsave
   await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 30_000 });
   await cursorAt(page, "src/greet.ts", 1, 19); // export function gr|eet(
   await page.keyboard.press("F2");
-  await expect(page.locator(".rename-box").filter({ hasText: "Enter to Rename" })).toBeVisible();
-  await page.keyboard.type("welcome"); // the old name is selected in the box: typing replaces it
+  // Monaco focuses its rename box a moment after showing it, the old name selected.
+  await expect(page.getByLabel(/^Rename input/)).toBeFocused();
+  await page.keyboard.type("welcome");
   await page.keyboard.press("Enter");
   await expect.poll(() => editorText(page)).toContain("export function welcome(name: string)");
   // index.ts had no tab: it has one now, unsaved, with both its uses renamed.
