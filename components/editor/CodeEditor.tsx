@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import { monaco, modelUri, prefersDark } from "./monaco-setup";
+import { currentTsWorkspace } from "./ts-workspace";
 import type { OpenDocument } from "@/lib/editor/documents";
 
 export interface RevealRequest {
@@ -82,11 +83,15 @@ export default function CodeEditor(props: {
     instance.updateOptions({ readOnly: props.doc.readOnly });
   }, [props.doc]);
 
-  // Dispose models of closed tabs.
+  // Dispose models of closed tabs, except the workspace sources the TypeScript service reads
+  // (it puts their text back to what is on disk itself).
   useEffect(() => {
     const open = new Set(props.openPaths.map((p) => modelUri(p).toString()));
+    const ts = currentTsWorkspace();
     for (const model of monaco.editor.getModels()) {
-      if (model.uri.scheme === "file" && !open.has(model.uri.toString()) && model !== editor.current?.getModel()) model.dispose();
+      if (model.uri.scheme !== "file" || open.has(model.uri.toString()) || model === editor.current?.getModel()) continue;
+      if (ts?.owns(model.uri.path.slice(1))) continue;
+      model.dispose();
     }
   }, [props.openPaths]);
 

@@ -16,7 +16,11 @@ const TerminalPanel = dynamic(() => import("@/components/terminal/TerminalPanel"
   ssr: false,
   loading: () => <div className="muted" style={{ padding: 8 }}>Loading terminal…</div>,
 });
+// Feeds the workspace's TS/JS files to Monaco's TypeScript service (brings Monaco: lazy).
+const TypeScriptWorkspace = dynamic(() => import("@/components/editor/TypeScriptWorkspace"), { ssr: false });
 import { FileTree, type TreeIntent } from "@/components/tree/FileTree";
+import { ProblemsPanel } from "@/components/problems/ProblemsPanel";
+import { ProblemsCount } from "@/components/problems/ProblemsCount";
 import { EditorArea, type DiffView } from "@/components/editor/EditorArea";
 import type { RevealRequest } from "@/components/editor/CodeEditor";
 import { QuickOpen } from "@/components/search/QuickOpen";
@@ -39,7 +43,7 @@ type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 /** `/w/<id>`: explorer and search on the left, tabs and Monaco in the centre. */
 export default function Workbench({ id }: { id: string }) {
   const { workspace: ws, error } = useWorkspace(id);
-  const [sidebar, setSidebar] = useState<"explorer" | "search">("explorer");
+  const [sidebar, setSidebar] = useState<"explorer" | "search" | "problems">("explorer");
   const [searchFocus, setSearchFocus] = useState(0);
   const [quickOpen, setQuickOpen] = useState(false);
   const [reveal, setReveal] = useState<RevealRequest>();
@@ -262,6 +266,7 @@ export default function Workbench({ id }: { id: string }) {
       </header>
       {ws.deleted && <WorkspaceDeletedDialog name={ws.meta.name} kept={ws.deleted.kept} error={ws.deleted.error} />}
       <CredentialPromptHost />
+      <TypeScriptWorkspace wsfs={ws.wsfs} docs={ws.docs} />
       {ws.recovery && (
         <div className="banner" role="status" style={{ margin: "4px 8px" }}>
           A save was interrupted last time (tab closed or storage error); recovered: {ws.recovery.restored.join(", ")}.
@@ -325,8 +330,15 @@ export default function Workbench({ id }: { id: string }) {
                   >
                     Search
                   </button>
+                  <button role="tab" aria-selected={sidebar === "problems"} onClick={() => setSidebar("problems")}>
+                    Problems
+                  </button>
                 </div>
-                {sidebar === "explorer" ? (
+                {sidebar === "problems" ? (
+                  <ProblemsPanel
+                    onJump={(p) => void open(p.path).then(() => setReveal({ path: p.path, line: p.line, column: p.column, length: p.endLine === p.line ? Math.max(0, p.endColumn - p.column) : 0, nonce: Date.now() }))}
+                  />
+                ) : sidebar === "explorer" ? (
                   <FileTree nodes={ws.tree} loading={!ws.loaded.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
                 ) : (
                   <FindInFiles
@@ -388,6 +400,7 @@ export default function Workbench({ id }: { id: string }) {
         <span>{ws.branch ? `⎇ ${ws.branch}` : ws.loaded.git ? "no git branch" : "reading git…"}</span>
         <SyncStatus fs={ws.wsfs.fs} dir={ws.wsfs.dir} branch={ws.branch} changed={ws.decorations} />
         <span>{ws.loaded.tree ? `${files.length} files` : "loading files…"}</span>
+        <ProblemsCount onOpen={() => setSidebar("problems")} />
         <span className="spacer" />
         <span>{readOnly ? "read-only tab" : "editing"}</span>
       </footer>

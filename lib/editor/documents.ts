@@ -63,6 +63,23 @@ export class DocumentStore {
     return doc;
   }
 
+  /**
+   * A file changed by an edit made outside its tab (a rename across files): open it as a tab
+   * without switching to it, holding `text` unsaved, so the change is seen and saved like a typed one.
+   */
+  async adopt(path: string, text: string): Promise<void> {
+    if (!this.docs.has(path)) {
+      const doc = await this.load(path);
+      if (this.docs.has(path)) return this.setText(path, text);
+      this.docs.set(path, doc);
+      this.order.push(path);
+      this.active ??= path;
+    }
+    const doc = this.docs.get(path)!;
+    if (!doc.readOnly && doc.text !== text) this.docs.set(path, { ...doc, text });
+    this.emit();
+  }
+
   private async load(path: string): Promise<OpenDocument> {
     const bytes = await this.wsfs.readFile(path);
     const kind = classifyFile(bytes);

@@ -60,3 +60,22 @@ describe("document store", () => {
     expect(store.active).toBe("e/a.txt");
   });
 });
+
+describe("document store: edits made outside a tab", () => {
+  it("adopt opens the file as an unsaved tab without switching to it", async () => {
+    const ws = tempWorkspace({ "a.ts": "export const a = 1;", "b.ts": "import { a } from './a';" });
+    try {
+      const store = new DocumentStore(ws.wsfs);
+      await store.open("b.ts");
+      await store.adopt("a.ts", "export const renamed = 1;");
+      expect(store.active).toBe("b.ts");
+      const doc = store.get("a.ts")!;
+      expect([doc.savedText, doc.text, isDirty(doc)]).toEqual(["export const a = 1;", "export const renamed = 1;", true]);
+      await store.adopt("a.ts", "export const again = 1;");
+      expect(store.list().map((d) => d.path)).toEqual(["b.ts", "a.ts"]);
+      expect(store.get("a.ts")!.text).toBe("export const again = 1;");
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
