@@ -4,6 +4,7 @@ import { WorkspaceTrustStore } from "@/lib/plugins/workspace-trust";
 import { trustedByProvenance } from "@/lib/workspaces/provenance";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { editorSelection } from "./editor-selection";
+import { formatProblems, workspaceProblems } from "@/lib/editor/problems";
 
 /**
  * What the app tells a session about its context, read fresh each time it is asked: the
@@ -24,6 +25,11 @@ export function mentionSources(deps: AgentDeps, activePath: () => string | undef
       let diff = await shell.exec("git diff HEAD");
       if (diff.exitCode !== 0) diff = await shell.exec("git diff");
       return `$ git status --short\n${status.stdout}${diff.stdout ? `\n$ git diff HEAD\n${diff.stdout}` : ""}`;
+    },
+    // The same list the Problems panel and the status bar show.
+    problems: async () => {
+      const text = formatProblems(workspaceProblems.list());
+      return workspaceProblems.checking && text !== "No problems." ? `${text}\n(the workspace is still being checked: this list may grow)` : text;
     },
   };
 }

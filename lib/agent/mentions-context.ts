@@ -55,6 +55,8 @@ export interface MentionSources {
   selection?(): Promise<EditorSelection | undefined>;
   /** The working tree's changes as text (git status and git diff HEAD). */
   diff?(): Promise<string>;
+  /** The Problems list as text, one `path:line:col severity: message` per line ("No problems." when empty). */
+  problems?(): Promise<string>;
 }
 
 const enc = new TextEncoder();
@@ -108,6 +110,12 @@ export async function resolveMention(ref: MentionRef, sources: MentionSources, c
       }
       if (!text.trim()) return { kind: "diff", label: "diff", source: "git diff HEAD", text: "(no changes: the working tree matches HEAD)", size: 0, sent: 0, note: "No changes: the working tree matches HEAD." };
       return capped(ref, "diff", "git diff HEAD", text, caps.diffBytes, "the diff");
+    }
+    case "problems": {
+      if (!sources.problems) return failed(ref, "problems", "Problems", "No Problems list is available here.");
+      const text = await sources.problems();
+      if (text === "No problems.") return { kind: "problems", label: "problems", source: "Problems", text, size: 0, sent: 0, note: "No problems in the workspace's TS/JS files." };
+      return capped(ref, "problems", "Problems", text, caps.diffBytes, "the problems list");
     }
   }
 }
@@ -183,7 +191,7 @@ export async function resolveMentionsIn(prompt: string, sources: MentionSources,
   for (const t of mentionTokens(prompt)) {
     for (const raw of t.candidates) {
       const path = normaliseMentionPath(raw);
-      if (!path || known.has(path) || raw === "selection" || raw === "diff") continue;
+      if (!path || known.has(path) || raw === "selection" || raw === "diff" || raw === "problems") continue;
       const st = await sources.wsfs.stat(path).catch(() => null);
       known.set(path, st?.type === "file" ? "file" : st?.type === "dir" ? "folder" : undefined);
     }
@@ -202,7 +210,7 @@ function attr(v: string): string {
 export function contextBlock(items: readonly ContextItem[]): string {
   if (items.length === 0) return "";
   const parts = items.map((i) => {
-    const tag = i.kind === "folder" ? "folder" : i.kind === "selection" ? "selection" : i.kind === "diff" ? "diff" : "file";
+    const tag = i.kind === "folder" || i.kind === "selection" || i.kind === "diff" || i.kind === "problems" ? i.kind : "file";
     const note = i.note ? ` note=${attr(i.note)}` : "";
     return `<${tag} source=${attr(i.source)}${note}>\n${i.text}${i.text.endsWith("\n") || !i.text ? "" : "\n"}</${tag}>`;
   });

@@ -1,6 +1,7 @@
 /**
  * @-mentions in a prompt: `@src/greet.ts`, `@src/` (a folder), `@"docs/my notes.md"` (a path
- * with spaces), `@selection` (the editor's selection), `@diff` (the working tree's changes).
+ * with spaces), `@selection` (the editor's selection), `@diff` (the working tree's changes),
+ * `@problems` (the errors and warnings of the Problems list).
  *
  * The prompt's text is the one source of truth: the composer's chips and the context the model
  * reads are both what `parseMentions` finds in it, so deleting the text drops the chip, and a
@@ -9,12 +10,16 @@
  */
 import { fuzzyMatch } from "../search/fuzzy";
 
-export type MentionRef = { kind: "file"; path: string } | { kind: "folder"; path: string } | { kind: "selection" } | { kind: "diff" };
+export type MentionRef = { kind: "file"; path: string } | { kind: "folder"; path: string } | { kind: "selection" } | { kind: "diff" } | { kind: "problems" };
+
+type SpecialKind = "selection" | "diff" | "problems";
+const isSpecial = (raw: string): raw is SpecialKind => raw === "selection" || raw === "diff" || raw === "problems";
 
 /** The special mentions, by the word typed after `@`. */
-export const SPECIAL_MENTIONS: readonly { name: "selection" | "diff"; description: string }[] = [
+export const SPECIAL_MENTIONS: readonly { name: SpecialKind; description: string }[] = [
   { name: "selection", description: "the text selected in the editor" },
   { name: "diff", description: "the working tree's changes (git diff HEAD, untracked files listed)" },
+  { name: "problems", description: "the errors and warnings in the Problems list" },
 ];
 
 /** What a path is, as the caller knows it (the file tree, or a stat): undefined when unknown. */
@@ -33,7 +38,7 @@ export function mentionKey(ref: MentionRef): string {
 
 /** How a mention is written in a prompt: `@src/a.ts`, `@src/`, `@"a b.ts"`, `@selection`. */
 export function mentionText(ref: MentionRef): string {
-  if (ref.kind === "selection" || ref.kind === "diff") return `@${ref.kind}`;
+  if (ref.kind === "selection" || ref.kind === "diff" || ref.kind === "problems") return `@${ref.kind}`;
   const p = ref.kind === "folder" ? `${ref.path}/` : ref.path;
   return /[\s"]/.test(p) ? `@"${p.replace(/"/g, "")}"` : `@${p}`;
 }
@@ -86,7 +91,7 @@ export function mentionTokens(text: string): { start: number; length: number; ca
 
 function refFor(candidates: string[], lookup: PathLookup): MentionRef | undefined {
   for (const raw of candidates) {
-    if (raw === "selection" || raw === "diff") return { kind: raw };
+    if (isSpecial(raw)) return { kind: raw };
     const path = normaliseMentionPath(raw);
     if (!path) continue;
     const kind = lookup(path);

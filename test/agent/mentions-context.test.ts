@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { applyTotalCap, contextBlock, cutToBytes, describeContextItem, resolveMention, resolveMentionsIn, DEFAULT_MENTION_CAPS, type ContextItem } from "../../lib/agent/mentions-context";
 import { HiddenPathSet } from "../../lib/fs/hidden-view";
+import { formatProblems, type Problem } from "../../lib/editor/problems";
 import { tempWs, type TempWs } from "./helpers";
 
 const made: TempWs[] = [];
@@ -71,6 +72,26 @@ describe("resolving mentions", () => {
     expect(clean.note).toMatch(/No changes/);
     const broken = await resolveMention({ kind: "diff" }, { wsfs: w.wsfs, diff: async () => Promise.reject(new Error("not a git repository")) });
     expect(broken).toMatchObject({ error: true, note: "git diff failed: not a git repository" });
+  });
+
+  it("@problems reads the Problems list in the compiler's form, says when it is empty, and fails clearly without one", async () => {
+    const w = ws({});
+    const problems: Problem[] = [
+      { path: "src/b.ts", line: 4, column: 2, endLine: 4, endColumn: 9, severity: "warning", message: "'x' is declared but never used.", code: "6133", source: "typescript" },
+      { path: "src/a.ts", line: 1, column: 7, endLine: 1, endColumn: 8, severity: "error", message: "Type 'string' is not assignable to type 'number'.", code: "2322", source: "typescript" },
+    ];
+    const item = await resolveMention({ kind: "problems" }, { wsfs: w.wsfs, problems: async () => formatProblems(problems) });
+    expect(item).toMatchObject({ label: "problems", source: "Problems" });
+    expect(item.text.split("\n")).toEqual([
+      "src/a.ts:1:7 error TS2322: Type 'string' is not assignable to type 'number'.",
+      "src/b.ts:4:2 warning TS6133: 'x' is declared but never used.",
+    ]);
+    expect(contextBlock([item])).toContain('<problems source="Problems">');
+    const clean = await resolveMention({ kind: "problems" }, { wsfs: w.wsfs, problems: async () => formatProblems([]) });
+    expect(clean.note).toMatch(/No problems/);
+    expect(await resolveMention({ kind: "problems" }, { wsfs: w.wsfs })).toMatchObject({ error: true });
+    const inPrompt = await resolveMentionsIn("fix @problems please", { wsfs: w.wsfs, problems: async () => formatProblems(problems) });
+    expect(inPrompt.map((i) => i.label)).toEqual(["problems"]);
   });
 
   it("finds the mentions of a prompt against the workspace and keeps them within the total cap", async () => {
