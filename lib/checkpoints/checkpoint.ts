@@ -205,8 +205,8 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
         // its file tree; the cache file (overwritten in place) must never be newer than the
         // objects it names, or a crash could leave it pointing at missing blobs.
         await flushFs(engine);
-        await engine.persist();
-      }
+        await engine.persist({ stamp: true });
+      } else await engine.restamp();
       tp = tracePhase("checkpoint.persistCache", tp);
       // Otherwise not flushed: lightning-fs saves its file tree (a structured clone of the
       // whole tree, ~40 ms at 10k files) 500 ms after the last write anyway. A crash in that
