@@ -262,10 +262,13 @@ export class WorktreeStamp {
     const text = JSON.stringify(data);
     await mkdirp(this.fs, this.file.slice(0, this.file.lastIndexOf("/")));
     if (isLightning(this.fs)) {
-      // lightning-fs writes a file's bytes to IndexedDB at once but its file tree only on
-      // flush; an in-place write of a workspace file could otherwise outlive this stamp.
+      // lightning-fs puts a file's bytes into IndexedDB at once (an existing file keeps its
+      // inode) and saves its file tree later; IndexedDB commits in order, so the stamp's bytes
+      // are stored before those of the mutation that follows. A new stamp file exists only
+      // once the tree is saved: flush then (once per workspace).
+      const existed = (await this.lstat()) !== null;
       await p.writeFile(this.file, text);
-      await p.flush!();
+      if (!existed) await p.flush!();
     } else {
       const tmp = `${this.file}.tmp-${Math.random().toString(36).slice(2, 10)}`;
       try {
