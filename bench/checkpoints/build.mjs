@@ -16,7 +16,7 @@ export async function buildNodeBundle() {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tabula-ckpt-engine-")), "engine.mjs");
   await build({
     stdin: {
-      contents: `export * from "./lib/checkpoints/index.ts";\nexport { ChangeJournal } from "./lib/fs/journal.ts";\n`,
+      contents: `export * from "./lib/checkpoints/index.ts";\nexport { ChangeJournal } from "./lib/fs/journal.ts";\nexport { withWorktreeStamp, worktreeStampOf } from "./lib/fs/worktree-stamp.ts";\n`,
       resolveDir: root,
       loader: "ts",
     },

@@ -9,6 +9,7 @@
  */
 import * as api from "../../lib/checkpoints/index.ts";
 import { ChangeJournal } from "../../lib/fs/journal.ts";
+import { withWorktreeStamp } from "../../lib/fs/worktree-stamp.ts";
 import LightningFS from "@isomorphic-git/lightning-fs";
 import { deleteIdb, populateIdb } from "./populate.mjs";
 import { nextLive, planChange } from "./real-shape-plan.mjs";
@@ -34,17 +35,19 @@ async function newSession() {
   }
   fs = new LightningFS(name);
   await fs.promises.stat("/");
-  ws = { fs, dir: DIR, journal: new ChangeJournal(), readMany: api.lightningReadMany(indexedDB, name) };
+  // The app's writers share the stamped fs (lib/fs/worktree-stamp.ts); ?nostamp: without it.
+  const stamped = !new URLSearchParams(location.search).has("nostamp");
+  ws = { fs: stamped ? withWorktreeStamp(fs, DIR) : fs, dir: DIR, journal: new ChangeJournal(), readMany: api.lightningReadMany(indexedDB, name) };
 }
 
 async function change(count, seed) {
   const plan = planChange(live, count, seed);
   for (const m of [...plan.modify, ...plan.add]) {
-    await fs.promises.writeFile(`${DIR}/${clean(m.path)}`, m.data);
+    await ws.fs.promises.writeFile(`${DIR}/${clean(m.path)}`, m.data);
     ws.journal.record({ kind: "write", path: clean(m.path), origin: "bench" });
   }
   for (const d of plan.delete) {
-    await fs.promises.unlink(`${DIR}/${clean(d)}`);
+    await ws.fs.promises.unlink(`${DIR}/${clean(d)}`);
     ws.journal.record({ kind: "delete", path: clean(d), origin: "bench" });
   }
   live = nextLive(live, plan);

@@ -70,7 +70,7 @@ export async function runRealShapeChromium({ browser, files = 10_000, log }) {
     });
     const context = await browser.newContext();
     page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(server.url + (process.env.TABULA_BENCH_NO_STAMP ? "?nostamp" : ""));
     await page.waitForFunction(() => globalThis.realBench !== undefined);
     const loaded = await page.evaluate(() => globalThis.realBench.setup());
     const setup = {

@@ -103,6 +103,7 @@ function dirBytes(d) {
   return n;
 }
 
+/** Apply a plan with node's sync calls (native git's side, and the engine's: the same bytes). */
 export function applyChange(dir, plan, journal) {
   for (const m of [...plan.modify, ...plan.add]) {
     fs.writeFileSync(path.join(dir, m.path), m.data);
@@ -118,9 +119,14 @@ const now = () => performance.now();
 
 /** The engine (a bundle of lib/checkpoints) on node:fs. */
 export function realEngineDriver(api, dir, paths) {
-  // A page load: a new fs object (so a new engine whose state comes only from the cache file)
-  // and a new journal (which cannot vouch for anything before it).
-  const newSession = () => ({ fs: { promises: fs.promises }, dir, journal: new api.ChangeJournal() });
+  // A page load: a new fs object (so a new engine whose state comes only from the cache file
+  // and the worktree stamp, as the app's: lib/fs/worktree-stamp.ts) and a new journal (which
+  // cannot vouch for anything before it). TABULA_BENCH_NO_STAMP=1: without the stamp (a walk).
+  const stamped = !process.env.TABULA_BENCH_NO_STAMP && api.withWorktreeStamp;
+  const newSession = () => {
+    const raw = { promises: fs.promises };
+    return { fs: stamped ? api.withWorktreeStamp(raw, dir) : raw, dir, journal: new api.ChangeJournal() };
+  };
   let session = newSession();
   let live = [...paths];
   let run = 0;
@@ -133,8 +139,11 @@ export function realEngineDriver(api, dir, paths) {
     const c = await api.createCheckpoint(ws, { sessionId: "bench", run: `r${run++}` });
     return { ms: now() - t, c, info: { tree: c.tree, hashed: c.stats.filesHashed, written: c.stats.objectsWritten, scan: c.stats.scan } };
   };
-  const change = (count, seed) => {
+  const change = async (count, seed) => {
     const plan = planChange(live, count, seed);
+    // The engine's side: the paths named in the worktree stamp first, as the stamped fs every
+    // app writer goes through does before each write.
+    if (stamped) await api.worktreeStampOf(session.fs).cover([...plan.modify, ...plan.add].map((m) => m.path).concat(plan.delete));
     applyChange(dir, plan, session.journal);
     live = nextLive(live, plan);
   };
@@ -160,14 +169,14 @@ export function realEngineDriver(api, dir, paths) {
         }
         case "warm1":
         case "warm100": {
-          change(name === "warm1" ? 1 : 100, 100 + rep + (name === "warm1" ? 0 : 50));
+          await change(name === "warm1" ? 1 : 100, 100 + rep + (name === "warm1" ? 0 : 50));
           const r = await checkpoint(session);
           (name === "warm1" ? ones : hundreds).push(r.c);
           return { ms: r.ms, ...r.info };
         }
         case "warm1Reload":
         case "warm100Reload": {
-          change(name === "warm1Reload" ? 1 : 100, 200 + rep + (name === "warm1Reload" ? 0 : 50));
+          await change(name === "warm1Reload" ? 1 : 100, 200 + rep + (name === "warm1Reload" ? 0 : 50));
           session = newSession();
           const r = await checkpoint(session);
           (name === "warm1Reload" ? ones : hundreds).push(r.c);

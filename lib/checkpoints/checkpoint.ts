@@ -198,15 +198,19 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
       await writer.flush();
       tp = tracePhase("checkpoint.flushObjects", tp);
       await engine.refs.write(ref, oid);
-      await engine.bumpGeneration().catch(() => undefined);
+      // Nothing changed (the commit is the only new object, loose, and a new ref): no other
+      // engine's cache can have become wrong — refs are read by stat, known directories and
+      // objects only grew — so the generation write is skipped (one of a no-change
+      // checkpoint's three writes). Anything more is announced.
+      if (writer.stats.objectsWritten > 1 || writer.stats.packsWritten > 0) await engine.bumpGeneration().catch(() => undefined);
       tp = tracePhase("checkpoint.ref", tp);
       if (engine.shouldPersist()) {
         // On lightning-fs the objects and the ref become durable only with the next save of
         // its file tree; the cache file (overwritten in place) must never be newer than the
         // objects it names, or a crash could leave it pointing at missing blobs.
         await flushFs(engine);
-        await engine.persist();
-      }
+        await engine.persist({ stamp: true });
+      } else await engine.restamp();
       tp = tracePhase("checkpoint.persistCache", tp);
       // Otherwise not flushed: lightning-fs saves its file tree (a structured clone of the
       // whole tree, ~40 ms at 10k files) 500 ms after the last write anyway. A crash in that

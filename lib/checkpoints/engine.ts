@@ -16,6 +16,7 @@
  */
 import type { ChangeJournal } from "../fs/journal";
 import type { IsoFs, IsoFsStat } from "../fs/types";
+import { worktreeStampOf, type StampView } from "../fs/worktree-stamp";
 import { buildTree, collectLarge, DirNode, type FileRec, markDirty, removeAt } from "./dir-tree";
 import { workingTreeRules, type Rules } from "./ignore";
 import { ObjectStore, type ObjectWriter } from "./objects";
@@ -78,7 +79,13 @@ type State = {
   persistedAt: number;
   hashedSincePersist: number;
   lastScanWalked: boolean;
-  binding?: { journal: ChangeJournal; seq: number };
+  /** What the last scan followed: the journal's seq and the worktree stamp's log position
+   * at its start (either may be absent), for the next scan to ask what changed since. */
+  binding?: { journal: ChangeJournal | undefined; seq: number; stampSeq: number | undefined; stampForeign: number | undefined };
+  /** Random id of the cache file as persisted (the worktree stamp names it). */
+  cacheId?: string;
+  /** The worktree stamp as the last scan found it at its start (for stampClean after persist). */
+  scanStamp?: StampView;
   /** Ignore rules memoised for journal-mode scans (reset by a walk). */
   rules?: Rules;
   /** Every object the state names is known to be in the repository (checked against the
@@ -225,6 +232,7 @@ export class Engine {
             fresh.fileKey = key;
             fresh.excludeKey = data.exclude ?? "";
             fresh.persistedRoot = fresh.root.oid;
+            fresh.cacheId = typeof data.id === "string" ? data.id : undefined;
             fresh.needsPersist = false;
             fresh.persistedAt = Date.now();
             // labelled with the current object epoch: nothing was deleted since its objects were
@@ -253,24 +261,51 @@ export class Engine {
     return s.persistedRoot === undefined || s.lastScanWalked || s.hashedSincePersist >= PERSIST_AFTER_FILES || Date.now() - s.persistedAt >= PERSIST_EVERY_MS;
   }
 
-  /** Write the cache file (one file, at most once per checkpoint). Failures are not fatal. */
-  async persist(): Promise<boolean> {
+  /**
+   * Write the cache file (one file, at most once per checkpoint). Failures are not fatal.
+   * `stamp`: the state is exactly what the last scan found (a checkpoint, not a prune that
+   * dropped records): then the worktree stamp may name the new file as the snapshot the
+   * working tree matches, apart from what was written since the scan began.
+   */
+  async persist(opts: { stamp?: boolean } = {}): Promise<boolean> {
     const state = this.state;
     if (!state) return false;
+    const stamp = worktreeStampOf(this.fs);
     if (!state.needsPersist) return true;
     const path = joinAbs(this.gitdir, CACHE_FILE);
+    const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
     try {
-      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.epoch : undefined)), this.refs.knownDirs);
+      state.cacheId = undefined;
+      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.epoch : undefined, id)), this.refs.knownDirs);
+      state.cacheId = id;
       state.fileKey = statKey(await lstatOrNull(this.fs, path));
       state.persistedRoot = state.root.oid;
       state.needsPersist = false;
       state.persistedAt = Date.now();
       state.hashedSincePersist = 0;
+      const root = state.root.oid;
+      if (opts.stamp && stamp && state.scanStamp && root) await stamp.stampClean(state.scanStamp, id, root).catch(() => false);
       return true;
     } catch {
       state.fileKey = "\0"; // the file no longer matches memory: reload next time
       return false;
     }
+  }
+
+  /**
+   * After a checkpoint that did not need to write the cache file: if the worktree stamp does
+   * not name that file (a walk after a reload found nothing new), make it, so the next page
+   * load need not walk again. Memory equals the file here (nothing to persist), so the file
+   * is what the scan found.
+   */
+  async restamp(): Promise<void> {
+    const state = this.state;
+    const stamp = worktreeStampOf(this.fs);
+    if (!state || !stamp || state.needsPersist || !state.scanStamp || !state.cacheId || !state.persistedRoot) return;
+    if (state.root.oid !== state.persistedRoot) return;
+    const k = state.scanStamp.known;
+    if (k && k.cache === state.cacheId && k.root === state.persistedRoot) return;
+    await stamp.stampClean(state.scanStamp, state.cacheId, state.persistedRoot).catch(() => false);
   }
 
   // ---- scanning -----------------------------------------------------------------------------
@@ -285,6 +320,9 @@ export class Engine {
     t = tracePhase("scan.loadState", t);
     await this.store.refreshPacks();
     t = tracePhase("scan.refreshPacks", t);
+    // A state read from the cache file in this scan, its objects known present (same object
+    // epoch): the worktree stamp may say how the working tree differs from it.
+    const trustedAsLoaded = state.verified && !state.binding && state.cacheId !== undefined && !state.needsPersist;
     if (!state.verified) {
       // The repository changed behind this engine: every object the cache names must be
       // there before a tree is built on it; those that are not are hashed again.
@@ -296,11 +334,11 @@ export class Engine {
     const excludeKey = statKey(await lstatOrNull(this.fs, joinAbs(this.gitdir, "info/exclude")));
     const journal = opts.journal;
     const seqAtStart = journal?.seq;
-    let dirty: Set<string> | undefined;
-    if (journal && state.binding && state.binding.journal === journal && excludeKey === state.excludeKey) {
-      dirty = journal.dirtySince(state.binding.seq);
-      if (dirty && [...dirty].some((p) => baseName(p) === ".gitignore")) dirty = undefined;
-    }
+    const stamp = worktreeStampOf(this.fs);
+    const stampView = stamp ? await stamp.view() : undefined;
+    state.scanStamp = stampView;
+    let dirty = excludeKey === state.excludeKey ? this.changedSince(state, journal, stampView, trustedAsLoaded) : undefined;
+    if (dirty && [...dirty].some((p) => baseName(p) === ".gitignore")) dirty = undefined;
     try {
       if (dirty) {
         stats.mode = "journal";
@@ -324,12 +362,56 @@ export class Engine {
       if (stats.filesHashed > 0 || state.root.oid !== state.persistedRoot) state.needsPersist = true;
       state.hashedSincePersist += stats.filesHashed;
       state.lastScanWalked = stats.mode === "walk";
-      state.binding = journal && seqAtStart !== undefined ? { journal, seq: seqAtStart } : undefined;
+      state.binding = (journal && seqAtStart !== undefined) || stampView ? { journal, seq: seqAtStart ?? 0, stampSeq: stampView?.seq, stampForeign: stampView?.foreign } : undefined;
       return { tree, stats, large: collectLarge(state.root) };
     } catch (err) {
       this.invalidate();
       throw err;
     }
+  }
+
+  /**
+   * The paths that may have changed since the state was last brought up to date (each: this
+   * path and below), or undefined when that is not known and a walk must decide:
+   * - in a session: the bound journal's events and the worktree stamp's log since the last scan
+   *   (both when both are there: a writer may record to the journal without the stamp's fs),
+   *   and the stamp's list when it vouches for this state's cache file; a stamp file changed
+   *   behind this engine without such a list means a walk;
+   * - right after loading the cache file: the worktree stamp's list, if it names that very file
+   *   and root (nothing was written since by any writer the stamp's fs serves but these paths).
+   */
+  private changedSince(state: State, journal: ChangeJournal | undefined, stamp: StampView | undefined, trustedAsLoaded: boolean): Set<string> | undefined {
+    const b = state.binding;
+    if (b) {
+      if (b.journal !== journal) return undefined;
+      if (b.stampSeq === undefined && !journal) return undefined;
+      const out = new Set<string>();
+      if (journal) {
+        const j = journal.dirtySince(b.seq);
+        if (!j) return undefined;
+        for (const p of j) out.add(p);
+      }
+      if (b.stampSeq !== undefined) {
+        if (!stamp) return undefined;
+        const s = worktreeStampOf(this.fs)?.touchedSince(b.stampSeq);
+        if (!s) return undefined;
+        for (const p of s) out.add(p);
+        if (stamp.known && stamp.known.cache === state.cacheId) {
+          // Another fs object over the same files (another tab) writes into no log here, and
+          // not even into the stamp file when its path is listed already: the list is what
+          // every stamped writer touched since the snapshot, so it covers theirs too.
+          for (const p of stamp.known.paths) out.add(p);
+        } else if (stamp.foreign !== b.stampForeign) return undefined;
+      }
+      return out;
+    }
+    if (!trustedAsLoaded || !stamp?.known) return undefined;
+    if (stamp.known.cache !== state.cacheId || stamp.known.root !== state.persistedRoot) return undefined;
+    const out = new Set(stamp.known.paths);
+    // Writes recorded in this session's journal by a writer outside the stamp's fs.
+    const j = journal?.dirtySince(0);
+    if (j) for (const p of j) out.add(p);
+    return out;
   }
 
   /** The current in-memory root (valid right after a scan). */
@@ -420,6 +502,8 @@ type PersistedState = {
   cap: number;
   /** The object epoch in which every object named here was known present (EPOCH_FILE). */
   epoch?: string;
+  /** Random per write: the worktree stamp names the file it vouches for by it. */
+  id?: string;
   exclude?: string;
   /** [path, mode, size, mtimeMs, ino, oid, t] */
   files: [string, number, number, number, number, string, number][];
@@ -429,7 +513,7 @@ type PersistedState = {
   trees: [string, string][];
 };
 
-function deflateState(state: State, epoch: string | undefined): PersistedState {
+function deflateState(state: State, epoch: string | undefined, id: string): PersistedState {
   const files: PersistedState["files"] = [];
   const large: PersistedState["large"] = [];
   const trees: PersistedState["trees"] = [];
@@ -440,7 +524,7 @@ function deflateState(state: State, epoch: string | undefined): PersistedState {
     for (const [name, child] of node.dirs) visit(child, joinRel(prefix, name));
   };
   visit(state.root, "");
-  return { v: CACHE_VERSION, cap: state.cap, epoch, exclude: state.excludeKey, files, large, trees };
+  return { v: CACHE_VERSION, cap: state.cap, epoch, id, exclude: state.excludeKey, files, large, trees };
 }
 
 function inflateState(data: PersistedState): DirNode {

@@ -20,6 +20,7 @@
  */
 import type { DirNode, FileRec, Workspace } from "./engine";
 import type { IsoFsStat } from "../fs/types";
+import { worktreeStampOf } from "../fs/worktree-stamp";
 import { __testing, engineFor, tracePhase, type Engine } from "./engine";
 import { RACY_MARGIN_MS } from "../fs/racy-margin";
 import {
@@ -272,6 +273,8 @@ async function runRestore(engine: Engine, ws: Workspace, refOrOid: string, scope
   const oldRecs = new Map<string, FileRec>();
   for (const op of plan.ops) if (op.old) oldRecs.set(op.p, op.old);
   try {
+    // One stamp write for the whole restore instead of one per new path (lightning-fs flushes each).
+    await worktreeStampOf(engine.fs)?.cover(plan.ops.map((o) => o.p));
     await atomicWrite(engine.fs, journalPath, JSON.stringify(journal), engine.refs.knownDirs);
     // lightning-fs: the journal (and the saved commit) must be in the persisted file tree before
     // the first working-tree write, or a crash would leave half a restore and no journal.

@@ -422,11 +422,16 @@ export class Scanner {
           ctx.stats.nestedReposSkipped.push(cur);
           return null;
         }
-        next = new DirNode();
-        node.files.delete(part);
-        node.large.delete(part);
-        node.dirs.set(part, next);
-        node.oid = undefined;
+        // Paths are refreshed in parallel: another one in this new directory may have made
+        // its node while we waited (replacing it would drop what that path recorded).
+        next = node.dirs.get(part);
+        if (!next) {
+          next = new DirNode();
+          node.files.delete(part);
+          node.large.delete(part);
+          node.dirs.set(part, next);
+          node.oid = undefined;
+        }
       }
       node = next;
     }

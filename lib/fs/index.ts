@@ -10,3 +10,4 @@ export * from "./hidden-view";
 export * from "./lightning";
 export * from "./tab-coordination";
 export * from "./recovery";
+export * from "./worktree-stamp";

@@ -1,4 +1,4 @@
-import { WorkspaceFs, ChangeJournal, type IsoFs } from "../fs";
+import { WorkspaceFs, ChangeJournal, withWorktreeStamp, type IsoFs } from "../fs";
 import { populateWorkspace, workingTreeSize } from "./create";
 import type { ImportEntry, Progress } from "./import-entries";
 import { newWorkspaceId, validateWorkspaceName, type WorkspaceMeta, WorkspaceRegistry } from "./registry";
@@ -100,7 +100,9 @@ export class WorkspaceManager {
   }
 
   private workspaceFs(id: string): WorkspaceFs {
-    return new WorkspaceFs({ fs: this.env.openFs(id), dir: this.env.workspaceDir?.(id) ?? WORKSPACE_DIR, journal: new ChangeJournal() });
+    const dir = this.env.workspaceDir?.(id) ?? WORKSPACE_DIR;
+    // Every writer gets wsfs.fs: the stamp it keeps lets a page load skip the checkpoint walk.
+    return new WorkspaceFs({ fs: withWorktreeStamp(this.env.openFs(id), dir), dir, journal: new ChangeJournal() });
   }
 
   async refreshSize(id: string, wsfs: WorkspaceFs): Promise<void> {

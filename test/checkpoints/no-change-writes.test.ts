@@ -1,0 +1,63 @@
+/**
+ * What a checkpoint with nothing new writes: the commit and its ref, not the generation stamp
+ * (no other engine's cache can have become wrong); one with a change still replaces the stamp.
+ * Another engine sees the new checkpoint either way.
+ */
+import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import { createCheckpoint, listCheckpoints } from "../../lib/checkpoints";
+import { ChangeJournal } from "../../lib/fs/journal";
+import type { IsoFs } from "../../lib/fs/types";
+import { withWorktreeStamp } from "../../lib/fs/worktree-stamp";
+import { ageFiles, rmrf, tempRepo, writeFiles } from "./helpers";
+
+/** A stamped fs that records the path of every write into .git (renames by destination). */
+function recording(dir: string) {
+  const base = fs.promises;
+  const writes: string[] = [];
+  const rel = (p: string) => path.relative(path.join(dir, ".git"), p);
+  const raw = {
+    promises: {
+      ...base,
+      writeFile: (p: string, d: Uint8Array | string, o?: unknown) => {
+        if (!/\.tmp-|tmp_obj_/.test(path.basename(p))) writes.push(rel(p)); // temp files: their rename is the write
+        return base.writeFile(p, d, o as undefined);
+      },
+      rename: (from: string, to: string) => {
+        writes.push(rel(to));
+        return base.rename(from, to);
+      },
+    },
+  } as unknown as IsoFs;
+  return { fs: withWorktreeStamp(raw, dir), writes };
+}
+
+describe("a no-change checkpoint's writes", () => {
+  it("are the commit and the ref only; a change also replaces the generation stamp", async () => {
+    const dir = tempRepo("tabula-nochange-");
+    try {
+      writeFiles(dir, { "a.txt": "a\n", "src/b.ts": "b\n" });
+      ageFiles(dir, 30);
+      const { fs: f, writes } = recording(dir);
+      const ws = { fs: f, dir, journal: new ChangeJournal() };
+      await createCheckpoint(ws, { sessionId: "s", run: 1 });
+      writes.length = 0;
+      const quiet = await createCheckpoint(ws, { sessionId: "s", run: 2 });
+      expect(quiet.stats.objectsWritten).toBe(1);
+      expect(writes.filter((w) => !w.startsWith("objects/"))).toEqual(["refs/tabula/checkpoints/s/2"]);
+      expect(writes.filter((w) => w.startsWith("objects/"))).toHaveLength(1);
+
+      await f.promises.writeFile(path.join(dir, "a.txt"), "changed\n");
+      ws.journal.record({ kind: "write", path: "a.txt" });
+      writes.length = 0;
+      await createCheckpoint(ws, { sessionId: "s", run: 3 });
+      expect(writes).toContain("tabula/generation");
+
+      const other = { fs: { promises: fs.promises } as unknown as IsoFs, dir };
+      expect((await listCheckpoints(other, { sessionId: "s" })).map((c) => c.run)).toEqual([1, 2, 3]);
+    } finally {
+      rmrf(dir);
+    }
+  });
+});
