@@ -14,7 +14,7 @@ export type StageEntry = { oid: string; mode: number };
 export type UnmergedStages = { base?: StageEntry; ours?: StageEntry; theirs?: StageEntry };
 
 export type IndexUpdate =
-  | { path: string; kind: "set"; entry: StageEntry; stats?: object }
+  | { path: string; kind: "set"; entry: StageEntry }
   | { path: string; kind: "remove" }
   | { path: string; kind: "conflict"; stages: UnmergedStages };
 
@@ -57,9 +57,10 @@ export async function updateIndex(args: IndexArgs, updates: readonly IndexUpdate
   if (updates.length === 0) return;
   await acquire(args, (index) => {
     for (const u of updates) {
-      // A path's stage-0 and stage-1..3 entries must not coexist: clear it first.
+      // A path's stage-0 and stage-1..3 entries must not coexist: clear it first. No stat data
+      // is recorded (the file may not be written yet): status re-hashes the file once.
       if (index.entriesMap.has(u.path)) index.delete({ filepath: u.path });
-      if (u.kind === "set") index.insert({ filepath: u.path, oid: u.entry.oid, stats: { ...(u.stats ?? ZERO_STATS), mode: u.entry.mode } });
+      if (u.kind === "set") index.insert({ filepath: u.path, oid: u.entry.oid, stats: { ...ZERO_STATS, mode: u.entry.mode } });
       else if (u.kind === "conflict") {
         const stages: [number, StageEntry | undefined][] = [[1, u.stages.base], [2, u.stages.ours], [3, u.stages.theirs]];
         for (const [stage, e] of stages) if (e) index.insert({ filepath: u.path, oid: e.oid, stage, stats: { ...ZERO_STATS, mode: e.mode } });
