@@ -159,5 +159,14 @@ describe("git merge, three-way", () => {
     await step(t, "git reset -q --hard HEAD~1 && git switch -q feat && git merge main");
     expectFsckClean(t.ws.dir);
   });
+
+  it("switch, checkout and stash refuse while a conflict is unresolved", async () => {
+    t = await twins(`${DIVERGED_CONFLICT} && git branch other`);
+    await step(t, "git merge feat");
+    await step(t, "git switch other");
+    await step(t, "git checkout other");
+    await step(t, "git stash");
+    await step(t, "git merge --abort && git switch -q other && git status -s");
+  });
 });
 

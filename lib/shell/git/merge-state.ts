@@ -236,3 +236,14 @@ async function writeBlob(ctx: GitContext, bytes: Uint8Array): Promise<string> {
 export async function writeFlatTree(ctx: GitContext, tree: FlatTree): Promise<string> {
   return buildTree(ctx, tree);
 }
+
+/**
+ * Refuse what needs a resolved index (switching, stashing) while paths are unmerged, with git's
+ * "<path>: needs merge" lines and what the refusing command says (which git prints first: the
+ * path lines are on its stdout, flushed last).
+ */
+export async function assertResolved(ctx: GitContext, said: string): Promise<void> {
+  const paths = [...(await unmerged(ctx)).keys()];
+  if (paths.length === 0) return;
+  throw new GitError(said + paths.map((p) => `${ctx.work.display(p)}: needs merge\n`).join(""), 1);
+}
