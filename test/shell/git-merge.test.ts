@@ -41,6 +41,14 @@ describe("git merge, fast-forward", () => {
   });
 });
 
+describe("git merge onto an unborn branch", () => {
+  it("checks the commit out on it", async () => {
+    t = await twins(`${BASE} && git switch -q --orphan fresh`);
+    await step(t, "git merge main");
+    await step(t, "git log --oneline && git status -s");
+  });
+});
+
 describe("git merge, three-way", () => {
   it("a clean merge makes the same merge commit as native git", async () => {
     t = await twins(DIVERGED_CLEAN);
