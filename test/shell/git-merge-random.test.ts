@@ -2,7 +2,9 @@
  * Seeded random merges against native git (see ./git-merge-helpers.ts): a base of files in a
  * few directories, then on each side random line edits, deletions, additions (sometimes the
  * same new path on both sides) and mode changes; `git merge` must leave the same commit or the
- * same conflicts (index stages, markers in the files, status), and say the same.
+ * same conflicts (index stages, markers in the files, status), and say the same; so must
+ * `git cherry-pick` of one side onto the other and `git rebase` (whose output native git
+ * writes with progress carriage returns, so only its result is compared).
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { expectFsckClean, step, twins, type Twins } from "./git-merge-helpers";
@@ -69,3 +71,17 @@ describe("random merges agree with native git", () => {
     });
   }
 });
+
+describe("random cherry-picks and rebases agree with native git", () => {
+  for (let seed = 31; seed <= 42; seed++) {
+    it(`seed ${seed}`, async () => {
+      t = await twins(scenario(seed));
+      await step(t, "git cherry-pick feat");
+      await step(t, "git status");
+      await step(t, "git cherry-pick --abort; git reset -q --hard main && git switch -q feat && git rebase main", { outputs: false });
+      await step(t, "git status");
+      expectFsckClean(t.ws.dir);
+    });
+  }
+});
+
