@@ -5,9 +5,8 @@
  * changed a text file is a line merge (./merge-file.ts); everything else conflicts. What a
  * conflict leaves is described as git leaves it: the index stages and the work-tree file.
  *
- * Renames are followed when a side moved a file unchanged; a file renamed and changed by the
- * same side is not recognised (it conflicts as modify/delete), and a path that is a file on
- * one side and a directory on the other is refused, not resolved.
+ * Renames are followed (exact ones, and files renamed and changed, by content similarity);
+ * a path that is a file on one side and a directory on the other is refused, not resolved.
  */
 import { looksBinary, mergeText } from "./merge-file";
 import type { StageEntry, UnmergedStages } from "./merge-index";
@@ -45,15 +44,67 @@ export class MergeNotSupported extends Error {}
 const REGULAR = (mode: number) => mode === 0o100644 || mode === 0o100755;
 const same = (a?: StageEntry, b?: StageEntry) => (a === undefined ? b === undefined : b !== undefined && a.oid === b.oid && a.mode === b.mode);
 
-/** Paths a side renamed without changing them (the base's blob at a new path): old → new. */
-function exactRenames(base: FlatTree, side: FlatTree): Map<string, string> {
-  const added = new Map<string, string[]>();
-  for (const [p, e] of side) if (!base.has(p)) added.set(e.oid, [...(added.get(e.oid) ?? []), p]);
+/** Below this many pairs to score, renamed-and-changed files are looked for (git's limit is similar). */
+const RENAME_PAIR_LIMIT = 10_000;
+/** git's default rename threshold: half the content kept. */
+const SIMILARITY = 0.5;
+
+/**
+ * How much of `a` survives in `b`, as a fraction of the larger: bytes of lines they have in
+ * common (as many times as both have them). git scores chunks of lines the same way.
+ */
+function similarity(a: Uint8Array, b: Uint8Array): number {
+  const size = Math.max(a.length, b.length);
+  if (size === 0) return 1;
+  const counts = new Map<string, number>();
+  const dec = new TextDecoder();
+  for (const l of dec.decode(a).split(/(?<=\n)/)) counts.set(l, (counts.get(l) ?? 0) + 1);
+  let common = 0;
+  for (const l of dec.decode(b).split(/(?<=\n)/)) {
+    const n = counts.get(l) ?? 0;
+    if (n > 0) {
+      counts.set(l, n - 1);
+      common += new TextEncoder().encode(l).length;
+    }
+  }
+  return common / size;
+}
+
+const baseName = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+
+/**
+ * Paths a side renamed: old → new. Exact renames (the base's blob at a new path) first, then
+ * files renamed and changed, paired by content similarity (at least half kept, the best pair
+ * first, the same file name preferred), as git's rename detection pairs them.
+ */
+async function renames(base: FlatTree, side: FlatTree, store: BlobStore): Promise<Map<string, string>> {
+  const added = [...side].filter(([p, e]) => !base.has(p) && REGULAR(e.mode)).map(([p]) => p);
+  const deleted = [...base].filter(([p, e]) => !side.has(p) && REGULAR(e.mode)).map(([p]) => p);
   const out = new Map<string, string>();
-  for (const [p, e] of base) {
-    if (side.has(p)) continue;
-    const to = added.get(e.oid)?.shift();
-    if (to !== undefined) out.set(p, to);
+  const taken = new Set<string>();
+  for (const from of deleted) {
+    const to = added.find((p) => !taken.has(p) && side.get(p)!.oid === base.get(from)!.oid);
+    if (to !== undefined) {
+      out.set(from, to);
+      taken.add(to);
+    }
+  }
+  const sources = deleted.filter((p) => !out.has(p));
+  const targets = added.filter((p) => !taken.has(p));
+  if (sources.length === 0 || targets.length === 0 || sources.length * targets.length > RENAME_PAIR_LIMIT) return out;
+  const pairs: { from: string; to: string; score: number }[] = [];
+  for (const from of sources) {
+    const a = await store.read(base.get(from)!.oid);
+    for (const to of targets) {
+      const score = similarity(a, await store.read(side.get(to)!.oid));
+      if (score >= SIMILARITY) pairs.push({ from, to, score });
+    }
+  }
+  pairs.sort((x, y) => y.score - x.score || Number(baseName(y.from) === baseName(y.to)) - Number(baseName(x.from) === baseName(x.to)));
+  for (const { from, to } of pairs) {
+    if (out.has(from) || taken.has(to)) continue;
+    out.set(from, to);
+    taken.add(to);
   }
   return out;
 }
@@ -67,13 +118,13 @@ function moved(tree: FlatTree, from: string, to: string): FlatTree {
 }
 
 /**
- * Follow exact renames: when one side only moved a file and the other changed it where it
- * was, the change is merged at the new path (as git's rename detection does for a 100%
- * similar rename). A file both sides renamed, differently, is refused.
+ * Follow renames: when one side moved a file (changed or not) and the other changed it where
+ * it was, the change is merged at the new path, as git's rename detection does. A file both
+ * sides renamed, differently, is refused.
  */
-function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree): [FlatTree, FlatTree, FlatTree] {
-  const ourRenames = exactRenames(base, ours);
-  const theirRenames = exactRenames(base, theirs);
+async function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore): Promise<[FlatTree, FlatTree, FlatTree]> {
+  const ourRenames = await renames(base, ours, store);
+  const theirRenames = await renames(base, theirs, store);
   for (const [from, to] of ourRenames) {
     const other = theirRenames.get(from);
     if (other !== undefined && other !== to) throw new MergeNotSupported(`'${from}' was renamed to '${to}' on one side and to '${other}' on the other; this shell cannot merge that`);
@@ -92,7 +143,7 @@ function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree): [FlatT
 }
 
 export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore, names: SideNames): Promise<TreeMergeResult> {
-  [base, ours, theirs] = followRenames(base, ours, theirs);
+  [base, ours, theirs] = await followRenames(base, ours, theirs, store);
   const clean: FlatTree = new Map();
   const conflicts: MergeConflict[] = [];
   const messages: string[] = [];

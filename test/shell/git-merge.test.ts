@@ -176,5 +176,14 @@ describe("git merge, three-way", () => {
     await step(t, "git stash");
     await step(t, "git merge --abort && git switch -q other && git status -s");
   });
+
+  it("follows a file one side renamed and changed while the other changed it too", async () => {
+    t = await twins(`seq 1 20 > a && echo x > x && git add -A && git commit -qm base && git switch -qc feat && git mv a b && sed -i 's/^2$/two/' b && git commit -qam mv && git switch -q main && sed -i 's/^19$/nineteen/' a && git commit -qam edit`);
+    // git's stat line shows the rename with its similarity ("a => b", 93%), which this shell's diff does not detect.
+    const out = await step(t, "git merge feat", { outputs: false });
+    expect(out).toContain("Auto-merging b");
+    await step(t, "git reset -q --hard HEAD~1 && git switch -q feat && git merge main");
+    expectFsckClean(t.ws.dir);
+  });
 });
 
