@@ -117,39 +117,66 @@ function moved(tree: FlatTree, from: string, to: string): FlatTree {
   return out;
 }
 
+type RenameDelete = { conflict: MergeConflict; message: string };
+
 /**
  * Follow renames: when one side moved a file (changed or not) and the other changed it where
- * it was, the change is merged at the new path, as git's rename detection does. A file both
- * sides renamed, differently, is refused.
+ * it was, the change is merged at the new path, as git's rename detection does. When the other
+ * side deleted it, that is a rename/delete conflict at the new path (returned by path). A file
+ * both sides renamed, differently, is refused.
  */
-async function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore): Promise<[FlatTree, FlatTree, FlatTree]> {
+async function followRenames(
+  base: FlatTree,
+  ours: FlatTree,
+  theirs: FlatTree,
+  store: BlobStore,
+  names: SideNames,
+): Promise<{ trees: [FlatTree, FlatTree, FlatTree]; renameDeletes: Map<string, RenameDelete> }> {
   const ourRenames = await renames(base, ours, store);
   const theirRenames = await renames(base, theirs, store);
+  const renameDeletes = new Map<string, RenameDelete>();
+  const follow = (from: string, to: string, mover: "ours" | "theirs") => {
+    const [mine, other] = mover === "ours" ? [ours, theirs] : [theirs, ours];
+    if (other.has(to) || !base.has(from)) return;
+    if (other.has(from)) {
+      base = moved(base, from, to);
+      if (mover === "ours") theirs = moved(theirs, from, to);
+      else ours = moved(ours, from, to);
+      return;
+    }
+    const entry = mine.get(to)!;
+    const [moverName, deleterName] = mover === "ours" ? [names.ours, names.theirs] : [names.theirs, names.ours];
+    renameDeletes.set(to, {
+      conflict: { path: to, kind: mover === "ours" ? "modify/delete" : "delete/modify", stages: { base: base.get(from), [mover]: entry }, work: entry },
+      message: `CONFLICT (rename/delete): ${from} renamed to ${to} in ${moverName}, but deleted in ${deleterName}.`,
+    });
+    base = new Map(base);
+    base.delete(from);
+  };
   for (const [from, to] of ourRenames) {
     const other = theirRenames.get(from);
     if (other !== undefined && other !== to) throw new MergeNotSupported(`'${from}' was renamed to '${to}' on one side and to '${other}' on the other; this shell cannot merge that`);
-    if (theirs.has(from) && !theirs.has(to)) {
-      base = moved(base, from, to);
-      theirs = moved(theirs, from, to);
-    }
+    follow(from, to, "ours");
   }
-  for (const [from, to] of theirRenames) {
-    if (ours.has(from) && !ours.has(to) && base.has(from)) {
-      base = moved(base, from, to);
-      ours = moved(ours, from, to);
-    }
-  }
-  return [base, ours, theirs];
+  for (const [from, to] of theirRenames) if (!ourRenames.has(from)) follow(from, to, "theirs");
+  return { trees: [base, ours, theirs], renameDeletes };
 }
 
 export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore, names: SideNames): Promise<TreeMergeResult> {
-  [base, ours, theirs] = await followRenames(base, ours, theirs, store);
+  const followed = await followRenames(base, ours, theirs, store, names);
+  [base, ours, theirs] = followed.trees;
   const clean: FlatTree = new Map();
   const conflicts: MergeConflict[] = [];
   const messages: string[] = [];
   const paths = [...new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])].sort();
   const decoder = new TextDecoder();
   for (const path of paths) {
+    const renameDelete = followed.renameDeletes.get(path);
+    if (renameDelete) {
+      messages.push(renameDelete.message);
+      conflicts.push(renameDelete.conflict);
+      continue;
+    }
     const b = base.get(path);
     const o = ours.get(path);
     const t = theirs.get(path);

@@ -26,7 +26,7 @@ function rng(seed: number) {
 const FILES = ["a.txt", "b.txt", "src/c.txt", "src/d.txt", "src/deep/e.txt", "docs/f.txt"];
 
 /** A bash script building base, feat and main branches from one seed. */
-function scenario(seed: number): string {
+function scenario(seed: number, opts: { moves?: boolean } = {}): string {
   const r = rng(seed);
   const body = (tag: string) => Array.from({ length: 6 + r(6) }, (_, i) => `${tag} line ${i}`);
   const write = (path: string, lines: string[]) => `mkdir -p "$(dirname ${path})" && printf '${lines.map((l) => l + "\\n").join("")}' > ${path}`;
@@ -43,6 +43,11 @@ function scenario(seed: number): string {
         if (r(2)) lines.splice(r(lines.length + 1), 0, `${name} insert ${r(100)}`);
         steps.push(write(f, lines));
       } else if (roll === 4) steps.push(`git rm -q ${f}`);
+      else if (roll === 6 && opts.moves && name === "feat") {
+        // Renamed on one side (sometimes changed too) while the other may change it.
+        steps.push(`git mv ${f} ${f.replace(".txt", "-moved.txt")}`);
+        if (r(2)) steps.push(`printf '${name} added\\n' >> ${f.replace(".txt", "-moved.txt")}`);
+      }
       else if (roll === 5) steps.push(`chmod +x ${f}`);
     }
     steps.push(write(`${name}-only.txt`, [name]));
@@ -79,6 +84,18 @@ describe("random cherry-picks and rebases agree with native git", () => {
       await step(t, "git cherry-pick feat");
       await step(t, "git status");
       await step(t, "git cherry-pick --abort; git reset -q --hard main && git switch -q feat && git rebase main", { outputs: false });
+      await step(t, "git status");
+      expectFsckClean(t.ws.dir);
+    });
+  }
+});
+
+describe("random merges with renames agree with native git", () => {
+  for (let seed = 43; seed <= 58; seed++) {
+    it(`seed ${seed}`, async () => {
+      t = await twins(scenario(seed, { moves: true }));
+      // git's merge summary shows renames with their similarity, which this shell's diff does not detect.
+      await step(t, "git merge feat", { outputs: false });
       await step(t, "git status");
       expectFsckClean(t.ws.dir);
     });
