@@ -14,7 +14,7 @@ export type StageEntry = { oid: string; mode: number };
 export type UnmergedStages = { base?: StageEntry; ours?: StageEntry; theirs?: StageEntry };
 
 export type IndexUpdate =
-  | { path: string; kind: "set"; entry: StageEntry; stats?: object }
+  | { path: string; kind: "set"; entry: StageEntry }
   | { path: string; kind: "remove" }
   | { path: string; kind: "conflict"; stages: UnmergedStages };
 
@@ -57,13 +57,45 @@ export async function updateIndex(args: IndexArgs, updates: readonly IndexUpdate
   if (updates.length === 0) return;
   await acquire(args, (index) => {
     for (const u of updates) {
-      // A path's stage-0 and stage-1..3 entries must not coexist: clear it first.
+      // A path's stage-0 and stage-1..3 entries must not coexist: clear it first. No stat data
+      // is recorded (the file may not be written yet): status re-hashes the file once.
       if (index.entriesMap.has(u.path)) index.delete({ filepath: u.path });
-      if (u.kind === "set") index.insert({ filepath: u.path, oid: u.entry.oid, stats: { ...(u.stats ?? ZERO_STATS), mode: u.entry.mode } });
+      if (u.kind === "set") index.insert({ filepath: u.path, oid: u.entry.oid, stats: { ...ZERO_STATS, mode: u.entry.mode } });
       else if (u.kind === "conflict") {
         const stages: [number, StageEntry | undefined][] = [[1, u.stages.base], [2, u.stages.ours], [3, u.stages.theirs]];
         for (const [stage, e] of stages) if (e) index.insert({ filepath: u.path, oid: e.oid, stage, stats: { ...ZERO_STATS, mode: e.mode } });
       }
     }
   });
+}
+
+/**
+ * Whether .git/index holds any unmerged (stage 1–3) entry: a scan of the entries' flags alone,
+ * cheap enough to ask before every status walk (isomorphic-git's stat-cache refresh must not
+ * run then: it would write a stage-0 entry over a conflicted path whose file matches a stage).
+ */
+export async function hasUnmergedEntries(fs: { promises: { readFile(path: string): Promise<unknown> } }, gitdir: string): Promise<boolean> {
+  let buf: Uint8Array;
+  try {
+    buf = (await fs.promises.readFile(`${gitdir}/index`)) as Uint8Array;
+  } catch {
+    return false;
+  }
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (buf.length < 12 || view.getUint32(0) !== 0x44495243) return false; // "DIRC"
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) return false;
+  const count = view.getUint32(8);
+  let at = 12;
+  for (let i = 0; i < count && at + 62 <= buf.length; i++) {
+    const flags = view.getUint16(at + 60);
+    if ((flags >> 12) & 0b11) return true;
+    const extended = version === 3 && (flags & 0x4000) !== 0;
+    const pathStart = at + 62 + (extended ? 2 : 0);
+    let end = pathStart;
+    while (end < buf.length && buf[end] !== 0) end++;
+    // Entries are NUL-padded to a multiple of 8 bytes.
+    at += Math.ceil((end - at + 1) / 8) * 8;
+  }
+  return false;
 }

@@ -5,9 +5,8 @@
  * changed a text file is a line merge (./merge-file.ts); everything else conflicts. What a
  * conflict leaves is described as git leaves it: the index stages and the work-tree file.
  *
- * Renames are followed when a side moved a file unchanged; a file renamed and changed by the
- * same side is not recognised (it conflicts as modify/delete), and a path that is a file on
- * one side and a directory on the other is refused, not resolved.
+ * Renames are followed (exact ones, and files renamed and changed, by content similarity);
+ * a path that is a file on one side and a directory on the other is refused, not resolved.
  */
 import { looksBinary, mergeText } from "./merge-file";
 import type { StageEntry, UnmergedStages } from "./merge-index";
@@ -45,15 +44,67 @@ export class MergeNotSupported extends Error {}
 const REGULAR = (mode: number) => mode === 0o100644 || mode === 0o100755;
 const same = (a?: StageEntry, b?: StageEntry) => (a === undefined ? b === undefined : b !== undefined && a.oid === b.oid && a.mode === b.mode);
 
-/** Paths a side renamed without changing them (the base's blob at a new path): old → new. */
-function exactRenames(base: FlatTree, side: FlatTree): Map<string, string> {
-  const added = new Map<string, string[]>();
-  for (const [p, e] of side) if (!base.has(p)) added.set(e.oid, [...(added.get(e.oid) ?? []), p]);
+/** Below this many pairs to score, renamed-and-changed files are looked for (git's limit is similar). */
+const RENAME_PAIR_LIMIT = 10_000;
+/** git's default rename threshold: half the content kept. */
+const SIMILARITY = 0.5;
+
+/**
+ * How much of `a` survives in `b`, as a fraction of the larger: bytes of lines they have in
+ * common (as many times as both have them). git scores chunks of lines the same way.
+ */
+function similarity(a: Uint8Array, b: Uint8Array): number {
+  const size = Math.max(a.length, b.length);
+  if (size === 0) return 1;
+  const counts = new Map<string, number>();
+  const dec = new TextDecoder();
+  for (const l of dec.decode(a).split(/(?<=\n)/)) counts.set(l, (counts.get(l) ?? 0) + 1);
+  let common = 0;
+  for (const l of dec.decode(b).split(/(?<=\n)/)) {
+    const n = counts.get(l) ?? 0;
+    if (n > 0) {
+      counts.set(l, n - 1);
+      common += new TextEncoder().encode(l).length;
+    }
+  }
+  return common / size;
+}
+
+const baseName = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+
+/**
+ * Paths a side renamed: old → new. Exact renames (the base's blob at a new path) first, then
+ * files renamed and changed, paired by content similarity (at least half kept, the best pair
+ * first, the same file name preferred), as git's rename detection pairs them.
+ */
+async function renames(base: FlatTree, side: FlatTree, store: BlobStore): Promise<Map<string, string>> {
+  const added = [...side].filter(([p, e]) => !base.has(p) && REGULAR(e.mode)).map(([p]) => p);
+  const deleted = [...base].filter(([p, e]) => !side.has(p) && REGULAR(e.mode)).map(([p]) => p);
   const out = new Map<string, string>();
-  for (const [p, e] of base) {
-    if (side.has(p)) continue;
-    const to = added.get(e.oid)?.shift();
-    if (to !== undefined) out.set(p, to);
+  const taken = new Set<string>();
+  for (const from of deleted) {
+    const to = added.find((p) => !taken.has(p) && side.get(p)!.oid === base.get(from)!.oid);
+    if (to !== undefined) {
+      out.set(from, to);
+      taken.add(to);
+    }
+  }
+  const sources = deleted.filter((p) => !out.has(p));
+  const targets = added.filter((p) => !taken.has(p));
+  if (sources.length === 0 || targets.length === 0 || sources.length * targets.length > RENAME_PAIR_LIMIT) return out;
+  const pairs: { from: string; to: string; score: number }[] = [];
+  for (const from of sources) {
+    const a = await store.read(base.get(from)!.oid);
+    for (const to of targets) {
+      const score = similarity(a, await store.read(side.get(to)!.oid));
+      if (score >= SIMILARITY) pairs.push({ from, to, score });
+    }
+  }
+  pairs.sort((x, y) => y.score - x.score || Number(baseName(y.from) === baseName(y.to)) - Number(baseName(x.from) === baseName(x.to)));
+  for (const { from, to } of pairs) {
+    if (out.has(from) || taken.has(to)) continue;
+    out.set(from, to);
+    taken.add(to);
   }
   return out;
 }
@@ -66,39 +117,66 @@ function moved(tree: FlatTree, from: string, to: string): FlatTree {
   return out;
 }
 
+type RenameDelete = { conflict: MergeConflict; message: string };
+
 /**
- * Follow exact renames: when one side only moved a file and the other changed it where it
- * was, the change is merged at the new path (as git's rename detection does for a 100%
- * similar rename). A file both sides renamed, differently, is refused.
+ * Follow renames: when one side moved a file (changed or not) and the other changed it where
+ * it was, the change is merged at the new path, as git's rename detection does. When the other
+ * side deleted it, that is a rename/delete conflict at the new path (returned by path). A file
+ * both sides renamed, differently, is refused.
  */
-function followRenames(base: FlatTree, ours: FlatTree, theirs: FlatTree): [FlatTree, FlatTree, FlatTree] {
-  const ourRenames = exactRenames(base, ours);
-  const theirRenames = exactRenames(base, theirs);
+async function followRenames(
+  base: FlatTree,
+  ours: FlatTree,
+  theirs: FlatTree,
+  store: BlobStore,
+  names: SideNames,
+): Promise<{ trees: [FlatTree, FlatTree, FlatTree]; renameDeletes: Map<string, RenameDelete> }> {
+  const ourRenames = await renames(base, ours, store);
+  const theirRenames = await renames(base, theirs, store);
+  const renameDeletes = new Map<string, RenameDelete>();
+  const follow = (from: string, to: string, mover: "ours" | "theirs") => {
+    const [mine, other] = mover === "ours" ? [ours, theirs] : [theirs, ours];
+    if (other.has(to) || !base.has(from)) return;
+    if (other.has(from)) {
+      base = moved(base, from, to);
+      if (mover === "ours") theirs = moved(theirs, from, to);
+      else ours = moved(ours, from, to);
+      return;
+    }
+    const entry = mine.get(to)!;
+    const [moverName, deleterName] = mover === "ours" ? [names.ours, names.theirs] : [names.theirs, names.ours];
+    renameDeletes.set(to, {
+      conflict: { path: to, kind: mover === "ours" ? "modify/delete" : "delete/modify", stages: { base: base.get(from), [mover]: entry }, work: entry },
+      message: `CONFLICT (rename/delete): ${from} renamed to ${to} in ${moverName}, but deleted in ${deleterName}.`,
+    });
+    base = new Map(base);
+    base.delete(from);
+  };
   for (const [from, to] of ourRenames) {
     const other = theirRenames.get(from);
     if (other !== undefined && other !== to) throw new MergeNotSupported(`'${from}' was renamed to '${to}' on one side and to '${other}' on the other; this shell cannot merge that`);
-    if (theirs.has(from) && !theirs.has(to)) {
-      base = moved(base, from, to);
-      theirs = moved(theirs, from, to);
-    }
+    follow(from, to, "ours");
   }
-  for (const [from, to] of theirRenames) {
-    if (ours.has(from) && !ours.has(to) && base.has(from)) {
-      base = moved(base, from, to);
-      ours = moved(ours, from, to);
-    }
-  }
-  return [base, ours, theirs];
+  for (const [from, to] of theirRenames) if (!ourRenames.has(from)) follow(from, to, "theirs");
+  return { trees: [base, ours, theirs], renameDeletes };
 }
 
 export async function mergeTrees(base: FlatTree, ours: FlatTree, theirs: FlatTree, store: BlobStore, names: SideNames): Promise<TreeMergeResult> {
-  [base, ours, theirs] = followRenames(base, ours, theirs);
+  const followed = await followRenames(base, ours, theirs, store, names);
+  [base, ours, theirs] = followed.trees;
   const clean: FlatTree = new Map();
   const conflicts: MergeConflict[] = [];
   const messages: string[] = [];
   const paths = [...new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])].sort();
   const decoder = new TextDecoder();
   for (const path of paths) {
+    const renameDelete = followed.renameDeletes.get(path);
+    if (renameDelete) {
+      messages.push(renameDelete.message);
+      conflicts.push(renameDelete.conflict);
+      continue;
+    }
     const b = base.get(path);
     const o = ours.get(path);
     const t = theirs.get(path);

@@ -10,6 +10,7 @@
  */
 import git, { type WalkerEntry } from "isomorphic-git";
 import { IgnoreRules } from "./ignore";
+import { hasUnmergedEntries } from "./merge-index";
 import { compareStrings, gitArgs, repoPath, type GitRepo } from "./types";
 
 export type StatusEntry = {
@@ -57,9 +58,11 @@ async function walkStatus(repo: GitRepo, opts: WalkOptions = {}): Promise<WalkRe
   const filemode = (await git.getConfig({ ...args, path: "core.filemode" }).catch(() => undefined)) !== false;
   const bases = (opts.filepaths ?? []).map(repoPath);
   const ignored: string[] = [];
+  // isomorphic-git's stat-cache refresh would write a stage-0 entry over a conflicted path.
+  const refresh = (opts.refresh ?? !repo.readOnly) && !(await hasUnmergedEntries(repo.fs, `${repo.dir === "/" ? "" : repo.dir}/.git`));
   const rows = (await git.walk({
     ...args,
-    trees: [git.TREE({ ref: "HEAD" }), git.WORKDIR({ refresh: opts.refresh ?? !repo.readOnly }), git.STAGE()],
+    trees: [git.TREE({ ref: "HEAD" }), git.WORKDIR({ refresh }), git.STAGE()],
     map: async (filepath: string, [head, work, stage]: (WalkerEntry | null)[]) => {
       if (filepath === ".") return undefined;
       if (filepath === ".git" || filepath.endsWith("/.git")) return null;

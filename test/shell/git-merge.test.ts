@@ -41,6 +41,14 @@ describe("git merge, fast-forward", () => {
   });
 });
 
+describe("git merge onto an unborn branch", () => {
+  it("checks the commit out on it", async () => {
+    t = await twins(`${BASE} && git switch -q --orphan fresh`);
+    await step(t, "git merge main");
+    await step(t, "git log --oneline && git status -s");
+  });
+});
+
 describe("git merge, three-way", () => {
   it("a clean merge makes the same merge commit as native git", async () => {
     t = await twins(DIVERGED_CLEAN);
@@ -156,6 +164,24 @@ describe("git merge, three-way", () => {
   it("follows a file one side renamed while the other changed it", async () => {
     t = await twins(`printf '1\\n2\\n3\\n4\\n5\\n' > a && echo x > x && git add -A && git commit -qm base && git switch -qc feat && git mv a b && git commit -qm mv && git switch -q main && printf '1\\n2\\n3\\n4\\nfive\\n' > a && git commit -qam edit`);
     await step(t, "git merge feat");
+    await step(t, "git reset -q --hard HEAD~1 && git switch -q feat && git merge main");
+    expectFsckClean(t.ws.dir);
+  });
+
+  it("switch, checkout and stash refuse while a conflict is unresolved", async () => {
+    t = await twins(`${DIVERGED_CONFLICT} && git branch other`);
+    await step(t, "git merge feat");
+    await step(t, "git switch other");
+    await step(t, "git checkout other");
+    await step(t, "git stash");
+    await step(t, "git merge --abort && git switch -q other && git status -s");
+  });
+
+  it("follows a file one side renamed and changed while the other changed it too", async () => {
+    t = await twins(`seq 1 20 > a && echo x > x && git add -A && git commit -qm base && git switch -qc feat && git mv a b && sed -i 's/^2$/two/' b && git commit -qam mv && git switch -q main && sed -i 's/^19$/nineteen/' a && git commit -qam edit`);
+    // git's stat line shows the rename with its similarity ("a => b", 93%), which this shell's diff does not detect.
+    const out = await step(t, "git merge feat", { outputs: false });
+    expect(out).toContain("Auto-merging b");
     await step(t, "git reset -q --hard HEAD~1 && git switch -q feat && git merge main");
     expectFsckClean(t.ws.dir);
   });

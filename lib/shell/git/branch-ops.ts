@@ -5,6 +5,7 @@
 import git from "isomorphic-git";
 import type { GitContext } from "./context";
 import { diffTrees } from "./diff";
+import { assertResolved } from "./merge-state";
 import { setHead, switchTree } from "./tree";
 import { fatal, GitError } from "./util";
 
@@ -46,6 +47,7 @@ export async function doSwitch(
   target: { branch: string } | { detach: string },
   opts: { force: boolean; verb: string; created?: boolean; quiet?: boolean },
 ): Promise<void> {
+  if (!opts.force) await assertResolved(ctx, "error: you need to resolve your current index first\n");
   const current = await ctx.repo.branch();
   const head = await ctx.repo.headOid();
   const say = (s: string) => {

@@ -149,22 +149,28 @@ export async function checkLocalChanges(ctx: GitContext, head: FlatTree, result:
  * Make the work tree and the index hold the result: resolved paths at stage 0 (files
  * rewritten where they differ from HEAD), conflicted paths with their stages and the file the
  * conflict leaves (markers, or the surviving side of a modify/delete).
+ *
+ * The index is written first, in one go: the work-tree writes are journalled, and whoever
+ * reacts to them (the file tree refreshing its git colours, which may rewrite the index's stat
+ * cache through isomorphic-git's own lock, not the one used here) then reads the new index
+ * rather than racing with its write. Entries carry no stat data, so the next status re-hashes
+ * those files once.
  */
 export async function writeResult(ctx: GitContext, head: FlatTree, result: TreeMergeResult): Promise<void> {
   const conflicts = new Map(result.conflicts.map((c) => [c.path, c]));
-  const updates: IndexUpdate[] = [];
-  for (const p of touchedPaths(head, result)) {
+  const touched = touchedPaths(head, result);
+  const updates: IndexUpdate[] = touched.map((p) => {
     const c = conflicts.get(p);
-    const target = c ? c.work : result.clean.get(p);
+    const target = result.clean.get(p);
+    if (c) return { path: p, kind: "conflict", stages: c.stages };
+    return target ? { path: p, kind: "set", entry: target } : { path: p, kind: "remove" };
+  });
+  await updateIndex({ fs: ctx.repo.fs, gitdir: ctx.repo.gitdir }, updates);
+  for (const p of touched) {
+    const target = conflicts.get(p)?.work ?? result.clean.get(p);
     if (target) await ctx.work.write(p, target);
     else await ctx.work.remove(p);
-    if (c) updates.push({ path: p, kind: "conflict", stages: c.stages });
-    else if (target) {
-      const stats = await ctx.repo.fs.promises.lstat(ctx.work.abs(p)).catch(() => undefined);
-      updates.push({ path: p, kind: "set", entry: target, stats: stats as object | undefined });
-    } else updates.push({ path: p, kind: "remove" });
   }
-  await updateIndex({ fs: ctx.repo.fs, gitdir: ctx.repo.gitdir }, updates);
   ctx.work.invalidate();
 }
 
@@ -172,7 +178,7 @@ export async function writeResult(ctx: GitContext, head: FlatTree, result: TreeM
  * `git reset --merge` to HEAD, as `merge --abort` (and cherry-pick/revert --abort) run it:
  * every path whose index differs from HEAD (the operation's own changes, since it refused to
  * start over staged ones) goes back to HEAD in the index and the work tree; unstaged edits
- * elsewhere stay.
+ * elsewhere stay. The index first, as in writeResult.
  */
 export async function resetMergeToHead(ctx: GitContext): Promise<void> {
   const headOid = await ctx.repo.headOid();
@@ -181,19 +187,19 @@ export async function resetMergeToHead(ctx: GitContext): Promise<void> {
   const status = await ctx.work.status();
   const paths = new Set<string>(conflicted.keys());
   for (const e of status) if (e.index !== "?" && e.index !== " ") paths.add(e.path);
-  const updates: IndexUpdate[] = [];
-  for (const p of [...paths].sort()) {
+  const sorted = [...paths].sort();
+  await updateIndex(
+    { fs: ctx.repo.fs, gitdir: ctx.repo.gitdir },
+    sorted.map((p): IndexUpdate => {
+      const h = head.get(p);
+      return h ? { path: p, kind: "set", entry: h } : { path: p, kind: "remove" };
+    }),
+  );
+  for (const p of sorted) {
     const h = head.get(p);
-    if (h) {
-      await ctx.work.write(p, h);
-      const stats = await ctx.repo.fs.promises.lstat(ctx.work.abs(p)).catch(() => undefined);
-      updates.push({ path: p, kind: "set", entry: h, stats: stats as object | undefined });
-    } else {
-      await ctx.work.remove(p);
-      updates.push({ path: p, kind: "remove" });
-    }
+    if (h) await ctx.work.write(p, h);
+    else await ctx.work.remove(p);
   }
-  await updateIndex({ fs: ctx.repo.fs, gitdir: ctx.repo.gitdir }, updates);
   ctx.work.invalidate();
 }
 
@@ -229,4 +235,15 @@ async function writeBlob(ctx: GitContext, bytes: Uint8Array): Promise<string> {
 /** The tree of a flat path → blob map (nested trees written), as the commit of a merge result. */
 export async function writeFlatTree(ctx: GitContext, tree: FlatTree): Promise<string> {
   return buildTree(ctx, tree);
+}
+
+/**
+ * Refuse what needs a resolved index (switching, stashing) while paths are unmerged, with git's
+ * "<path>: needs merge" lines and what the refusing command says (which git prints first: the
+ * path lines are on its stdout, flushed last).
+ */
+export async function assertResolved(ctx: GitContext, said: string): Promise<void> {
+  const paths = [...(await unmerged(ctx)).keys()];
+  if (paths.length === 0) return;
+  throw new GitError(said + paths.map((p) => `${ctx.work.display(p)}: needs merge\n`).join(""), 1);
 }

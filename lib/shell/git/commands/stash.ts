@@ -7,6 +7,7 @@
 import git from "isomorphic-git";
 import { type GitContext, type TreeMap, ZERO_OID } from "../context";
 import { diffTrees, fileDiffs, formatStatLines, patchText } from "../diff";
+import { assertResolved } from "../merge-state";
 import { longStatus, statusData } from "../status-report";
 import { applyTree, buildTree } from "../tree";
 import { fatal, formatTz, GitError, parseArgs } from "../util";
@@ -67,6 +68,7 @@ async function stashPush(ctx: GitContext, args: string[]): Promise<number> {
     usage: USAGE,
   });
   if (a.positionals.length > 0 || (a.afterDashDash?.length ?? 0) > 0) throw fatal("stash push with pathspecs is not supported in this shell");
+  await assertResolved(ctx, "");
   const head = await ctx.repo.headOid();
   if (head === null) throw fatal("You do not have the initial commit yet");
   const entries = await ctx.work.status();

@@ -1,6 +1,8 @@
 /** `git switch`: switch branches (or detach HEAD). */
 import { branchOid, checkSwitchable, createBranchRef, doSwitch } from "../branch-ops";
 import type { GitContext } from "../context";
+import { operationInProgress } from "../merge-state";
+import { readState as readRebase } from "../rebase-state";
 import { setHead } from "../tree";
 import { fatal, GitError, parseArgs } from "../util";
 
@@ -21,6 +23,12 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   });
   const pos = [...a.positionals, ...(a.afterDashDash ?? [])];
   const force = a.has("-f");
+  // git switch (unlike checkout) will not leave a merge, cherry-pick, revert or rebase behind.
+  const pending = (await operationInProgress(ctx))?.op ?? ((await readRebase(ctx)) ? "rebase" : null);
+  if (pending) {
+    const verb = { merge: "merging", "cherry-pick": "cherry-picking", revert: "reverting", rebase: "rebasing" }[pending];
+    throw new GitError(`fatal: cannot switch branch while ${verb}\nConsider "git ${pending} --quit" or "git worktree add".\n`, 128);
+  }
   const quiet = a.has("-q");
   const create = a.get("-c") ?? a.get("-C");
   if (a.get("--orphan") !== undefined) throw fatal("--orphan is not supported in this shell");
