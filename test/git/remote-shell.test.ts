@@ -102,7 +102,7 @@ describe("git clone, push, pull, fetch and remote in the terminal", () => {
     expect((await s.run("git fetch --unshallow")).stderr).toBe("fatal: --unshallow on a complete repository does not make sense\n");
   });
 
-  it("rejects a push behind the remote as git does, and pull says a merge would be needed", async () => {
+  it("rejects a push behind the remote as git does; pull merges the diverged upstream", async () => {
     const s = await setup();
     await s.run(`git clone ${s.server.url} .`);
     await nativePush(s.server.url, "src/b.txt", "theirs\n");
@@ -114,11 +114,31 @@ describe("git clone, push, pull, fetch and remote in the terminal", () => {
     const ff = await s.run("git pull --ff-only");
     expect(ff.exitCode).toBe(128);
     expect(ff.stderr).toContain("fatal: Not possible to fast-forward, aborting.\n");
-    const pull = await s.run("git pull");
-    expect(pull.exitCode).toBe(128);
-    expect(pull.stderr).toMatch(/diverged.*would need a merge, which is not possible here yet; nothing was changed/);
-    expect(fs.readFileSync(path.join(s.dir, "a.txt"), "utf8")).toBe("ours\n");
     expect((await s.run("git status -sb")).stdout).toBe("## main...origin/main [ahead 1, behind 1]\n");
+    // Diverged: pull merges the upstream, as git does with pull.rebase=false.
+    const pull = await s.run("git pull");
+    expect(pull.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(s.dir, "a.txt"), "utf8")).toBe("ours\n");
+    expect(fs.readFileSync(path.join(s.dir, "src/b.txt"), "utf8")).toBe("theirs\n");
+    expect(native(s.dir, "log", "-1", "--format=%P").trim().split(" ")).toHaveLength(2);
+    expect(native(s.dir, "log", "-1", "--format=%s")).toBe(`Merge branch 'main' of ${s.server.url}\n`);
+    expect((await s.run("git status -sb")).stdout).toBe("## main...origin/main [ahead 2]\n");
+    native(s.dir, "fsck", "--strict", "--no-dangling");
+    expect((await s.run("git push")).exitCode).toBe(0);
+  });
+
+  it("pull --rebase replays local commits onto the upstream", async () => {
+    const s = await setup();
+    await s.run(`git clone ${s.server.url} .`);
+    await nativePush(s.server.url, "src/b.txt", "theirs\n");
+    fs.writeFileSync(path.join(s.dir, "a.txt"), "ours\n");
+    await s.run("git commit -qam ours");
+    const pull = await s.run("git pull --rebase");
+    expect(pull.exitCode, pull.stderr).toBe(0);
+    expect(native(s.dir, "log", "-2", "--format=%s")).toBe("ours\n" + native(s.dir, "log", "-1", "--format=%s", "origin/main"));
+    expect(native(s.dir, "rev-parse", "HEAD~1")).toBe(native(s.dir, "rev-parse", "origin/main"));
+    expect((await s.run("git status -sb")).stdout).toBe("## main...origin/main [ahead 1]\n");
+    native(s.dir, "fsck", "--strict", "--no-dangling");
   });
 
   it("git remote lists and edits remotes as native git reads them; push -u a new branch", async () => {
