@@ -13,6 +13,7 @@ async function headerFits(page: Page) {
 
 test("every header button, ⚙ included, is inside the panel at 1024–1920 px and at the panel's narrowest", async ({ page }) => {
   await createWorkspace(page, "Layout");
+  await page.locator(".agent-header").waitFor();
   for (const width of [1024, 1280, 1440, 1920]) {
     await page.setViewportSize({ width, height: 800 });
     await expect.poll(() => headerFits(page), { message: `at ${width} px` }).toEqual({ clipped: 0, overflow: 0 });
