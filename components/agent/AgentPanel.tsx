@@ -13,7 +13,7 @@ import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
-import { MODE_IDS, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
+import { MODE_IDS, SWITCH_MODES, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { listBranches } from "@/lib/git";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
@@ -25,6 +25,7 @@ import { PluginsPanel } from "@/components/plugins/PluginsPanel";
 import { TrustBanner } from "@/components/plugins/WorkspaceTrust";
 import { useAgentCommands } from "./useAgentCommands";
 import { useWaitingTitle } from "./useWaitingTitle";
+import { useOrchestrationView } from "@/components/orchestrate/useOrchestrationView";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -64,6 +65,7 @@ export default function AgentPanel(props: {
   // Every run waits for the session's plugins: their guards must be in place before its first call.
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, live.revision);
+  const orchestration = useOrchestrationView(agent.orchestrations, session, isBusy(live.phase), send);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
@@ -277,8 +279,11 @@ export default function AgentPanel(props: {
           live={live}
           onOpenFile={props.openFile}
           onOpenDiff={props.openEditDiff}
-          onPlanDecision={(d) => {
-            if (d.kind === "approve") {
+          renderProposal={orchestration.renderProposal}
+          renderAfterPlan={orchestration.renderTeam}
+          onPlanDecision={(d, toolCallId) => {
+            if (d.kind === "team") orchestration.runPlan(toolCallId, d.plan);
+            else if (d.kind === "approve") {
               // The user's click is the only way from Plan to Act.
               agent.setMode("act");
               send(planApprovedPrompt(d.brief));
@@ -339,8 +344,8 @@ export default function AgentPanel(props: {
         draft={draft}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {/* Orchestrate waits for its proposal card and Team view: a proposal would go to an inbox nothing shows. */}
-          {MODE_IDS.filter((m) => m !== "orchestrate").map((m) => (
+          {/* The switch's modes, then Review (the system sets it too: Review changes, or a pull-request-like review). */}
+          {[...SWITCH_MODES, ...MODE_IDS.filter((m) => !SWITCH_MODES.includes(m))].map((m) => (
             <button key={m} role="radio" aria-checked={session.state.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
               {modeLabel(m)}
             </button>

@@ -1,0 +1,83 @@
+"use client";
+import { useEffect, useState } from "react";
+import { formatCost } from "@/lib/agent";
+import type { Team, TeamState, TeamTaskView } from "@/lib/orchestrate";
+import { taskDepths } from "./task-depth";
+import { ChildTranscript } from "./ChildTranscript";
+
+const STATE_LABEL: Record<string, string> = { waiting: "waiting", running: "running…", done: "done", failed: "failed", blocked: "blocked" };
+const STATUS_LABEL: Record<TeamState["status"], string> = { idle: "starting", running: "running", done: "done", stopped: "stopped", failed: "did not finish" };
+
+/**
+ * A running (or finished) team: each task with its state and reason, its cost, its child's
+ * transcript one click away, Stop per task and Stop all; the team's cost against its budget.
+ * It renders the team's state (`team.subscribe`) and forwards the clicks to the team.
+ */
+export function TeamView(props: { team: Team }) {
+  const { team } = props;
+  const [state, setState] = useState<TeamState>(() => team.state);
+  const [open, setOpen] = useState<string>();
+  useEffect(() => {
+    setState(team.state);
+    return team.subscribe(setState);
+  }, [team]);
+  const depth = taskDepths(state.tasks);
+  const titleOf = new Map(state.tasks.map((t) => [t.key, t.title]));
+  const running = state.status === "running" || state.status === "idle";
+  const openSession = open ? team.session(open) : undefined;
+  const row = (t: TeamTaskView, indent: number) => (
+    <li key={t.key} className={`team-task state-${t.state}`} data-key={t.key} data-state={t.state} style={{ marginLeft: indent * 16 }}>
+      <div className="row">
+        <strong>{t.title}</strong>
+        <span className="muted">· {t.role}{t.writes ? " · writes" : ""}</span>
+        <span className="spacer" />
+        <span className={`team-state ${t.state}`} data-testid="task-state">
+          {STATE_LABEL[t.state] ?? t.state}
+        </span>
+      </div>
+      {t.dependsOn.length > 0 && <div className="muted plan-desc">after: {t.dependsOn.map((k) => titleOf.get(k) ?? k).join(", ")}</div>}
+      {t.reason && (t.state === "failed" || t.state === "blocked") && <div className="tool-blocked" data-testid="task-reason">{t.reason}</div>}
+      <div className="row">
+        <span className="muted" data-testid="task-cost">
+          {t.cost.tokens.toLocaleString("en-US")} tokens · {formatCost(t.cost.usd)}
+        </span>
+        <span className="spacer" />
+        <button className="link" disabled={!t.sessionId} onClick={() => setOpen(t.key)} aria-label={`Transcript of ${t.title}`}>
+          Transcript
+        </button>
+        {(t.state === "waiting" || t.state === "running") && (
+          <button className="link" onClick={() => team.stop(t.key)} aria-label={`Stop ${t.title}`}>
+            Stop
+          </button>
+        )}
+      </div>
+    </li>
+  );
+  return (
+    <div className="team-view plan-card" role="region" aria-label="Team">
+      <div className="row">
+        <span className="approval-title">Team: {state.goal}</span>
+        <span className="spacer" />
+        <span className={`team-status ${state.status}`} data-testid="team-status">
+          {STATUS_LABEL[state.status]}
+        </span>
+      </div>
+      <div className="muted" data-testid="team-cost">
+        {state.cost.tokens.toLocaleString("en-US")} of {state.budget.tokens.toLocaleString("en-US")} tokens · ${state.cost.usd.toFixed(4)} of ${state.budget.usd}
+      </div>
+      {state.reason && <div className="tool-blocked">{state.reason}</div>}
+      <ol className="plan-steps team-tasks">
+        {state.tasks.map((t) => row(t, depth.get(t.key) ?? 0))}
+        {row(state.synthesis, 0)}
+      </ol>
+      {running && (
+        <div className="row">
+          <button className="danger" onClick={() => team.stopAll()}>
+            Stop all
+          </button>
+        </div>
+      )}
+      {open && openSession && <ChildTranscript session={openSession} title={(open === "synthesis" ? state.synthesis : state.tasks.find((t) => t.key === open))?.title ?? open} onClose={() => setOpen(undefined)} />}
+    </div>
+  );
+}
