@@ -1,0 +1,144 @@
+/**
+ * Orchestrate mode in the panel, with the mock model server: the model proposes a team, the card
+ * shows it, only the user's click runs it, the Team view follows each task to done, each
+ * member's transcript opens from it, and the synthesis lands in the parent conversation. The
+ * mock server answers requests in order, so the tasks depend on each other (and maxParallel is
+ * 1): the order of requests is the order of the script.
+ */
+import { test, expect, createWorkspace } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { ask, useMockModel as useMockModelAt, mockModelServerPerFile } from "./helpers/agent-ui";
+
+const server = mockModelServerPerFile();
+const useMockModel = (page: Page) => useMockModelAt(page, server.url);
+
+const proposal = {
+  goal: "Explain the greeting",
+  roles: [{ name: "explorer", brief: "Read the code and report facts.", mode: "plan", tools: ["read_files", "list_files"] }],
+  tasks: [
+    { key: "map-greet", title: "Map the greeting", description: "Read src/greet.ts and quote what greet() returns.", role: "explorer", dependsOn: [], acceptance: "The greeting is quoted." },
+    { key: "map-callers", title: "Find the callers", description: "List who calls greet().", role: "explorer", dependsOn: ["map-greet"], acceptance: "Every caller is listed." },
+  ],
+  synthesis: { role: "explorer", inputs: ["map-greet", "map-callers"], output: "A one-paragraph explanation of the greeting." },
+  budget: { tokens: 200_000, usd: 2, maxParallel: 1, wallMs: 600_000 },
+};
+
+test("a proposed team runs only once approved; the Team view follows it to done and the synthesis reaches the conversation", async ({ page }) => {
+  await createWorkspace(page, "Orchestrate team");
+  await useMockModel(page);
+  server.setScript([
+    { toolCalls: [{ name: "propose_orchestration", args: proposal }] },
+    { text: "GREET-REPORT: greet() returns Hello.", delayMs: 400 },
+    { text: "CALLERS-REPORT: nothing calls greet() yet." },
+    { text: "SYNTHESIS: greet() says Hello and has no callers." },
+  ]);
+  await page.getByRole("radio", { name: "Orchestrate" }).click();
+  await expect(page.getByRole("radio", { name: "Orchestrate" })).toHaveAttribute("aria-checked", "true");
+  await ask(page, "Explain the greeting with a team");
+
+  const card = page.getByRole("group", { name: "Team proposal" });
+  await expect(card).toContainText("Team proposal: Explain the greeting");
+  await expect(card.locator("[data-role=explorer]")).toContainText("plan (read-only)");
+  await expect(card.locator("li[data-key]").first()).toContainText("Map the greeting");
+  await expect(card.locator('li[data-key="map-callers"]')).toContainText("after: Map the greeting");
+  await expect(card.getByTestId("proposal-synthesis")).toContainText("explorer merges Map the greeting, Find the callers");
+  await expect(card.getByTestId("proposal-budget")).toContainText("200,000 tokens · $2 · 1 at a time · 10 min");
+  // Nothing ran: the proposal waits for the user.
+  await page.waitForTimeout(300);
+  expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+
+  await card.getByRole("button", { name: "Approve & run" }).click();
+  const team = page.getByRole("region", { name: "Team" });
+  const task = (key: string) => team.locator(`li[data-key="${key}"]`);
+  await expect(task("map-greet")).toHaveAttribute("data-state", "running");
+  await expect(task("map-callers")).toHaveAttribute("data-state", "waiting");
+  await expect(card.getByTestId("proposal-status")).toHaveText("Approved: running as a team.");
+  await expect(task("map-greet")).toHaveAttribute("data-state", "done");
+  await expect(task("map-callers")).toHaveAttribute("data-state", "done");
+  await expect(task("synthesis")).toHaveAttribute("data-state", "done");
+  await expect(team.getByTestId("team-status")).toHaveText("done");
+  await expect(team.getByTestId("team-cost")).toContainText("of 200,000 tokens");
+  await expect(team.getByTestId("team-cost")).not.toContainText(/^0 of/);
+  await expect(team.getByRole("button", { name: "Stop all" })).toHaveCount(0);
+
+  // The synthesis is posted into the parent conversation.
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+  await expect(transcript).toContainText("The team finished: Explain the greeting");
+  await expect(transcript).toContainText("SYNTHESIS: greet() says Hello and has no callers.");
+
+  // Each member's transcript is one click away.
+  await team.getByRole("button", { name: "Transcript of Map the greeting" }).click();
+  const dialog = page.getByRole("dialog", { name: "Transcript: Map the greeting" });
+  await expect(dialog).toContainText("Your task: Map the greeting");
+  await expect(dialog).toContainText("GREET-REPORT: greet() returns Hello.");
+  await expect(dialog.getByRole("button", { name: "Edit" })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // The second task was handed the first one's report; the synthesis got both.
+  const posts = server.requests.filter((r) => r.method === "POST");
+  expect(posts).toHaveLength(4);
+  expect(JSON.stringify(posts[2]!.body)).toContain("GREET-REPORT");
+  expect(JSON.stringify(posts[3]!.body)).toContain("GREET-REPORT");
+  expect(JSON.stringify(posts[3]!.body)).toContain("CALLERS-REPORT");
+});
+
+test("rejecting a proposal with feedback runs nothing and hands the feedback to the model", async ({ page }) => {
+  await createWorkspace(page, "Orchestrate reject");
+  await useMockModel(page);
+  server.setScript([{ toolCalls: [{ name: "propose_orchestration", args: proposal }] }, { text: "Understood, one task it is." }]);
+  await page.getByRole("radio", { name: "Orchestrate" }).click();
+  await ask(page, "Explain the greeting with a team");
+  const card = page.getByRole("group", { name: "Team proposal" });
+  await card.getByRole("button", { name: "Reject…" }).click();
+  await card.getByLabel("What should change in the team").fill("Use a single task");
+  await card.getByRole("button", { name: "Send feedback" }).click();
+  await expect(card.getByTestId("proposal-status")).toHaveText("Rejected: Use a single task");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Understood, one task it is.");
+  await expect(page.getByRole("region", { name: "Team" })).toHaveCount(0);
+  const posts = server.requests.filter((r) => r.method === "POST");
+  expect(posts).toHaveLength(2);
+  expect(JSON.stringify(posts[1]!.body)).toContain("Use a single task");
+});
+
+test("a plan card's Approve & run as a team runs the steps in dependency order and posts the summary", async ({ page }) => {
+  await createWorkspace(page, "Orchestrate plan team");
+  await useMockModel(page);
+  server.setScript([
+    {
+      toolCalls: [
+        {
+          name: "submit_plan",
+          args: {
+            goal: "Check the greeting",
+            nodes: [
+              { key: "check", title: "Check the output", description: "Confirm what greet() prints.", dependsOn: ["read"] },
+              { key: "read", title: "Read the greeting", description: "Read src/greet.ts.", dependsOn: [] },
+            ],
+          },
+        },
+      ],
+    },
+    { text: "READ-DONE: it says Hello." },
+    { text: "CHECK-DONE: the output is Hello." },
+    { text: "REVIEW: both steps are done; nothing is left open." },
+  ]);
+  await page.getByRole("radio", { name: "Plan" }).click();
+  await ask(page, "Plan a check of the greeting");
+  const card = page.getByRole("group", { name: "Plan" });
+  await card.getByRole("button", { name: "Approve & run as a team" }).click();
+  const team = page.getByRole("region", { name: "Team" });
+  await expect(team.locator('li[data-key="read"]')).toHaveAttribute("data-state", "done");
+  await expect(team.locator('li[data-key="check"]')).toHaveAttribute("data-state", "done");
+  await expect(team.locator('li[data-key="check"]')).toContainText("after: Read the greeting");
+  await expect(team.getByTestId("team-status")).toHaveText("done");
+  await expect(card.getByRole("button", { name: "Approve & run as a team" })).toHaveCount(0);
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("REVIEW: both steps are done; nothing is left open.");
+  // The plan stayed a plan: the session did not switch to Act.
+  await expect(page.getByRole("radio", { name: "Plan" })).toHaveAttribute("aria-checked", "true");
+  const posts = server.requests.filter((r) => r.method === "POST");
+  expect(posts).toHaveLength(4);
+  // The dependency order: "read" ran before "check", which was told what "read" found.
+  expect(JSON.stringify(posts[1]!.body)).toContain("Your task: Read the greeting");
+  expect(JSON.stringify(posts[2]!.body)).toContain("READ-DONE");
+});
