@@ -5,7 +5,7 @@
  * mock server answers requests in order, so the tasks depend on each other (and maxParallel is
  * 1): the order of requests is the order of the script.
  */
-import { test, expect, createWorkspace } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel as useMockModelAt, mockModelServerPerFile } from "./helpers/agent-ui";
 
@@ -101,7 +101,7 @@ test("rejecting a proposal with feedback runs nothing and hands the feedback to 
   expect(JSON.stringify(posts[1]!.body)).toContain("Use a single task");
 });
 
-test("a plan card's Approve & run as a team runs the steps in dependency order and posts the summary", async ({ page }) => {
+test("a plan card's Approve & run as a team runs the steps in dependency order, a step's edit is approved from its transcript, and the summary is posted", async ({ page }) => {
   await createWorkspace(page, "Orchestrate plan team");
   await useMockModel(page);
   server.setScript([
@@ -119,8 +119,9 @@ test("a plan card's Approve & run as a team runs the steps in dependency order a
         },
       ],
     },
-    { text: "READ-DONE: it says Hello." },
-    { text: "CHECK-DONE: the output is Hello." },
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } }] },
+    { text: "READ-DONE: it says Howdy now." },
+    { text: "CHECK-DONE: the output is Howdy." },
     { text: "REVIEW: both steps are done; nothing is left open." },
   ]);
   await page.getByRole("radio", { name: "Plan" }).click();
@@ -128,6 +129,14 @@ test("a plan card's Approve & run as a team runs the steps in dependency order a
   const card = page.getByRole("group", { name: "Plan" });
   await card.getByRole("button", { name: "Approve & run as a team" }).click();
   const team = page.getByRole("region", { name: "Team" });
+  // The step's child changes a file: it asks, like any edit, and the Team view says it waits for the user.
+  await expect(team.locator('li[data-key="read"]').getByTestId("task-state")).toHaveText("waiting for you: open its transcript");
+  await expect(team.locator('li[data-key="check"]')).toHaveAttribute("data-state", "waiting");
+  await team.getByRole("button", { name: "Transcript of Read the greeting" }).click();
+  const dialog = page.getByRole("dialog", { name: "Transcript: Read the greeting" });
+  await dialog.getByRole("group", { name: "Approval needed" }).getByRole("button", { name: "Approve" }).click();
+  await expect(dialog).toContainText("READ-DONE: it says Howdy now.");
+  await dialog.getByRole("button", { name: "Close" }).click();
   await expect(team.locator('li[data-key="read"]')).toHaveAttribute("data-state", "done");
   await expect(team.locator('li[data-key="check"]')).toHaveAttribute("data-state", "done");
   await expect(team.locator('li[data-key="check"]')).toContainText("after: Read the greeting");
@@ -137,8 +146,13 @@ test("a plan card's Approve & run as a team runs the steps in dependency order a
   // The plan stayed a plan: the session did not switch to Act.
   await expect(page.getByRole("radio", { name: "Plan" })).toHaveAttribute("aria-checked", "true");
   const posts = server.requests.filter((r) => r.method === "POST");
-  expect(posts).toHaveLength(4);
+  expect(posts).toHaveLength(5);
   // The dependency order: "read" ran before "check", which was told what "read" found.
   expect(JSON.stringify(posts[1]!.body)).toContain("Your task: Read the greeting");
-  expect(JSON.stringify(posts[2]!.body)).toContain("READ-DONE");
+  expect(JSON.stringify(posts[3]!.body)).toContain("Your task: Check the output");
+  expect(JSON.stringify(posts[3]!.body)).toContain("READ-DONE");
+  // The approved edit is in the workspace.
+  await treeItem(page, "src").click();
+  await treeItem(page, "src/greet.ts").click();
+  await expect.poll(() => editorText(page)).toContain("Howdy");
 });

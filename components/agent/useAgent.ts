@@ -32,6 +32,9 @@ export function useAgent(ws: WorkspaceState) {
   const live = useSyncExternalStore(panel.subscribe, panel.getSnapshot, panel.getSnapshot);
   const [error, setError] = useState<string>();
   const [modelLabel, setModelLabel] = useState("");
+  // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
+  const wsRef = useRef(ws);
+  wsRef.current = ws;
   // The proposal inbox lives here, in the UI: sessions get only its submitting side.
   const orchestrations = useMemo(
     () =>
@@ -39,7 +42,7 @@ export function useAgent(ws: WorkspaceState) {
         await settings.load();
         // Children ask for approval as the parent would (its settings now); their transcripts open from the Team view.
         return modedChildFactory({ deps, workspaceId: ws.meta.id, model: () => settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, approvals: parent.state.approvals });
-      }),
+      }, () => void wsRef.current.refresh()),
     [deps, settings, ws.meta.id],
   );
   useEffect(() => () => orchestrations.stopAll(), [orchestrations]);
@@ -84,9 +87,6 @@ export function useAgent(ws: WorkspaceState) {
     };
   }, [store, makeSession, refreshHistory, ws.meta.id]);
 
-  // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
-  const wsRef = useRef(ws);
-  wsRef.current = ws;
 
   // Follow, autosave, and act on what the events mean outside the panel: notify when the run
   // waits for the user in a hidden tab, describe the model of a new mode, refresh when a run ends.

@@ -21,10 +21,24 @@ export function TeamView(props: { team: Team }) {
     setState(team.state);
     return team.subscribe(setState);
   }, [team]);
+  // A member waiting for the user (an edit to approve, a question) says so: its row has no other sign of it.
+  const [, setWaits] = useState(0);
+  const childIds = [...state.tasks, state.synthesis].map((t) => t.sessionId ?? "").join(",");
+  useEffect(() => {
+    const offs = [...team.state.tasks, team.state.synthesis].flatMap((t) => {
+      const child = team.session(t.key);
+      return child ? [child.subscribe(() => setWaits((n) => n + 1))] : [];
+    });
+    return () => offs.forEach((off) => off());
+  }, [team, childIds]);
   const depth = taskDepths(state.tasks);
   const titleOf = new Map(state.tasks.map((t) => [t.key, t.title]));
   const running = state.status === "running" || state.status === "idle";
   const openSession = open ? team.session(open) : undefined;
+  const needsYou = (t: TeamTaskView) => {
+    const pending = t.state === "running" ? team.session(t.key)?.state.pending : undefined;
+    return !!pending && pending.approvals.length + pending.questions.length > 0;
+  };
   const row = (t: TeamTaskView, indent: number) => (
     <li key={t.key} className={`team-task state-${t.state}`} data-key={t.key} data-state={t.state} style={{ marginLeft: indent * 16 }}>
       <div className="row">
@@ -32,7 +46,7 @@ export function TeamView(props: { team: Team }) {
         <span className="muted">· {t.role}{t.writes ? " · writes" : ""}</span>
         <span className="spacer" />
         <span className={`team-state ${t.state}`} data-testid="task-state">
-          {STATE_LABEL[t.state] ?? t.state}
+          {needsYou(t) ? "waiting for you: open its transcript" : (STATE_LABEL[t.state] ?? t.state)}
         </span>
       </div>
       {t.dependsOn.length > 0 && <div className="muted plan-desc">after: {t.dependsOn.map((k) => titleOf.get(k) ?? k).join(", ")}</div>}

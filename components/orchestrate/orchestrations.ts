@@ -31,7 +31,11 @@ export class Orchestrations {
   private readonly listeners = new Set<() => void>();
   private version = 0;
 
-  constructor(private readonly makeChildFactory: ChildFactoryMaker) {
+  /** `onTeamEnd`: a team finished (its children may have changed files the workbench shows). */
+  constructor(
+    private readonly makeChildFactory: ChildFactoryMaker,
+    private readonly onTeamEnd?: () => void,
+  ) {
     this.inbox.subscribe(() => this.changed());
   }
 
@@ -76,7 +80,7 @@ export class Orchestrations {
     const team = teamFromApproved(approved, { parent, createChild });
     this.teams.set(callId, team);
     parent.steer(proposalApprovedNotice(team.plan.tasks.length));
-    void team.start();
+    void team.start().then(() => this.onTeamEnd?.());
     this.changed();
     return team;
   }
