@@ -48,7 +48,7 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
 
   await card.getByRole("button", { name: "Approve & run" }).click();
-  const team = page.getByRole("region", { name: "Team" });
+  const team = page.getByRole("region", { name: "Team", exact: true });
   const task = (key: string) => team.locator(`li[data-key="${key}"]`);
   await expect(task("map-greet")).toHaveAttribute("data-state", "running");
   await expect(task("map-callers")).toHaveAttribute("data-state", "waiting");
@@ -83,19 +83,24 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   expect(JSON.stringify(posts[3]!.body)).toContain("CALLERS-REPORT");
 });
 
-test("rejecting a proposal with feedback runs nothing and hands the feedback to the model", async ({ page }) => {
+test("rejecting a proposal with feedback runs nothing; the model reads the feedback and proposes again", async ({ page }) => {
   await createWorkspace(page, "Orchestrate reject");
   await useMockModel(page);
-  server.setScript([{ toolCalls: [{ name: "propose_orchestration", args: proposal }] }, { text: "Understood, one task it is." }]);
+  const single = { ...proposal, tasks: [proposal.tasks[0]], synthesis: { ...proposal.synthesis, inputs: ["map-greet"] } };
+  server.setScript([{ toolCalls: [{ name: "propose_orchestration", args: proposal }] }, { toolCalls: [{ name: "propose_orchestration", args: single }] }]);
   await page.getByRole("radio", { name: "Orchestrate" }).click();
   await ask(page, "Explain the greeting with a team");
-  const card = page.getByRole("group", { name: "Team proposal" });
-  await card.getByRole("button", { name: "Reject…" }).click();
-  await card.getByLabel("What should change in the team").fill("Use a single task");
-  await card.getByRole("button", { name: "Send feedback" }).click();
-  await expect(card.getByTestId("proposal-status")).toHaveText("Rejected: Use a single task");
-  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("Understood, one task it is.");
-  await expect(page.getByRole("region", { name: "Team" })).toHaveCount(0);
+  const cards = page.getByRole("group", { name: "Team proposal" });
+  const first = cards.first();
+  await first.getByRole("button", { name: "Reject…" }).click();
+  await first.getByLabel("What should change in the team").fill("Use a single task");
+  await first.getByRole("button", { name: "Send feedback" }).click();
+  await expect(first.getByTestId("proposal-status")).toHaveText("Rejected: Use a single task");
+  // The revision is a new proposal (a rejection ends the two-minute wait), waiting for an answer of its own.
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(1).locator("li[data-key]")).toHaveCount(1);
+  await expect(cards.nth(1).getByRole("button", { name: "Approve & run" })).toBeEnabled();
+  await expect(page.getByRole("region", { name: "Team", exact: true })).toHaveCount(0);
   const posts = server.requests.filter((r) => r.method === "POST");
   expect(posts).toHaveLength(2);
   expect(JSON.stringify(posts[1]!.body)).toContain("Use a single task");
@@ -128,7 +133,7 @@ test("a plan card's Approve & run as a team runs the steps in dependency order, 
   await ask(page, "Plan a check of the greeting");
   const card = page.getByRole("group", { name: "Plan" });
   await card.getByRole("button", { name: "Approve & run as a team" }).click();
-  const team = page.getByRole("region", { name: "Team" });
+  const team = page.getByRole("region", { name: "Team", exact: true });
   // The step's child changes a file: it asks, like any edit, and the Team view says it waits for the user.
   await expect(team.locator('li[data-key="read"]').getByTestId("task-state")).toHaveText("waiting for you: open its transcript");
   await expect(team.locator('li[data-key="check"]')).toHaveAttribute("data-state", "waiting");
