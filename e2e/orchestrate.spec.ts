@@ -161,3 +161,28 @@ test("a plan card's Approve & run as a team runs the steps in dependency order, 
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
 });
+
+test("Stop on a running task stops its child and blocks what depends on it; the report reaches the conversation", async ({ page }) => {
+  await createWorkspace(page, "Orchestrate stop");
+  await useMockModel(page);
+  server.setScript([
+    { toolCalls: [{ name: "propose_orchestration", args: proposal }] },
+    { text: "A very long report that streams out slowly, one small piece at a time, and never gets to the end.", delayMs: 500 },
+  ]);
+  await page.getByRole("radio", { name: "Orchestrate" }).click();
+  await ask(page, "Explain the greeting with a team");
+  await page.getByRole("group", { name: "Team proposal" }).getByRole("button", { name: "Approve & run" }).click();
+  const team = page.getByRole("region", { name: "Team", exact: true });
+  const task = (key: string) => team.locator(`li[data-key="${key}"]`);
+  await expect(task("map-greet")).toHaveAttribute("data-state", "running");
+  await team.getByRole("button", { name: "Stop Map the greeting" }).click();
+  await expect(task("map-greet")).toHaveAttribute("data-state", "failed");
+  await expect(task("map-greet").getByTestId("task-reason")).toHaveText("Stopped by the user.");
+  await expect(task("map-callers")).toHaveAttribute("data-state", "blocked");
+  await expect(task("synthesis")).toHaveAttribute("data-state", "blocked");
+  await expect(team.getByTestId("team-status")).toHaveText("did not finish");
+  await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("The team did not finish");
+  // The child hung up on the model mid-answer; nothing else was asked.
+  await expect.poll(() => server.requests.find((r) => r.turn === 1)?.abortedByClient).toBe(true);
+  expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(2);
+});
