@@ -160,6 +160,14 @@ test("a plan card's Approve & run as a team runs the steps in dependency order, 
   await treeItem(page, "src").click();
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
+  // The whole orchestration is undone in one step: the files as they were before its first task.
+  await team.getByRole("button", { name: "Restore files to before the team" }).click();
+  await page.getByRole("dialog", { name: "Restore files to before the team?" }).getByRole("button", { name: "Restore files" }).click();
+  await expect(team.getByRole("status")).toContainText("Files restored to before the team (1 file changed)");
+  await expect.poll(() => editorText(page)).toContain("Hello");
+  await team.getByRole("button", { name: "Undo restore" }).click();
+  await expect(team.getByRole("button", { name: "Restore files to before the team" })).toBeVisible();
+  await expect.poll(() => editorText(page)).toContain("Howdy");
 });
 
 test("Stop on a running task stops its child and blocks what depends on it; the report reaches the conversation", async ({ page }) => {

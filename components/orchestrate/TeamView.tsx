@@ -4,6 +4,7 @@ import { formatCost } from "@/lib/agent";
 import type { Team, TeamState, TeamTaskView } from "@/lib/orchestrate";
 import { taskDepths } from "./task-depth";
 import { ChildTranscript } from "./ChildTranscript";
+import { ConfirmDialog } from "@/components/common/Dialog";
 
 const STATE_LABEL: Record<string, string> = { waiting: "waiting", running: "running…", done: "done", failed: "failed", blocked: "blocked" };
 const STATUS_LABEL: Record<TeamState["status"], string> = { idle: "starting", running: "running", done: "done", stopped: "stopped", failed: "did not finish" };
@@ -13,8 +14,17 @@ const STATUS_LABEL: Record<TeamState["status"], string> = { idle: "starting", ru
  * transcript one click away, Stop per task and Stop all; the team's cost against its budget.
  * It renders the team's state (`team.subscribe`) and forwards the clicks to the team.
  */
-export function TeamView(props: { team: Team }) {
+export function TeamView(props: {
+  team: Team;
+  /** The parent is idle: its files may be restored. */
+  canRestore: boolean;
+  onRestore: () => Promise<{ txid: string; changed: number }>;
+  onUndoRestore: (txid: string) => Promise<void>;
+}) {
   const { team } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [restored, setRestored] = useState<{ txid: string; changed: number }>();
+  const [restoreError, setRestoreError] = useState<string>();
   const [state, setState] = useState<TeamState>(() => team.state);
   const [open, setOpen] = useState<string>();
   useEffect(() => {
@@ -90,6 +100,54 @@ export function TeamView(props: { team: Team }) {
             Stop all
           </button>
         </div>
+      )}
+      {!running && team.firstCheckpoint() && (
+        <div className="row">
+          {restored ? (
+            <>
+              <span className="muted" role="status">
+                Files restored to before the team ({restored.changed} file{restored.changed === 1 ? "" : "s"} changed).
+              </span>
+              <button
+                disabled={!props.canRestore}
+                onClick={() =>
+                  props
+                    .onUndoRestore(restored.txid)
+                    .then(() => setRestored(undefined))
+                    .catch((e: Error) => setRestoreError(`Undo failed, nothing was changed: ${e.message}`))
+                }
+              >
+                Undo restore
+              </button>
+            </>
+          ) : (
+            <button disabled={!props.canRestore} onClick={() => setConfirming(true)} title="Put every file back as it was before the team's first task ran">
+              Restore files to before the team
+            </button>
+          )}
+        </div>
+      )}
+      {restoreError && (
+        <div className="banner error" role="alert">
+          {restoreError}
+        </div>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title="Restore files to before the team?"
+          message="Every file goes back to how it was before the team's first task ran: what the team changed, and anything changed since, is replaced. Undo restore puts it back."
+          confirmLabel="Restore files"
+          danger
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            setRestoreError(undefined);
+            props
+              .onRestore()
+              .then(setRestored)
+              .catch((e: Error) => setRestoreError(`The restore failed, nothing was changed: ${e.message}`));
+          }}
+        />
       )}
       {open && openSession && <ChildTranscript session={openSession} title={(open === "synthesis" ? state.synthesis : state.tasks.find((t) => t.key === open))?.title ?? open} onClose={() => setOpen(undefined)} />}
     </div>

@@ -85,6 +85,24 @@ export class Orchestrations {
     return team;
   }
 
+  /**
+   * Put the files back as they were before the team's first child run (the earliest checkpoint
+   * any of its children took): the whole orchestration undone in one step. Through the parent's
+   * history, so its transcript notes it and `undoRestore` reverses it.
+   */
+  async restoreBefore(parent: AgentSession, team: Team): Promise<{ txid: string; changed: number }> {
+    const first = team.firstCheckpoint();
+    if (!first) throw new Error("No member of the team has a checkpoint yet: nothing ran that could be undone.");
+    const r = await parent.history.restoreFilesTo(first.ref);
+    this.onTeamEnd?.();
+    return { txid: r.txid, changed: r.changed.length };
+  }
+
+  async undoRestore(parent: AgentSession, txid: string): Promise<void> {
+    await parent.history.undoRestore(txid);
+    this.onTeamEnd?.();
+  }
+
   /** Stop every running team (the panel is going away). */
   stopAll(): void {
     for (const t of this.teams.values()) t.stopAll("Stopped: the agent panel was closed.");

@@ -24,7 +24,15 @@ export function useOrchestrationView(orch: Orchestrations, session: AgentSession
 
   const renderTeam = (toolCallId: string): ReactNode => {
     const team = orch.teamFor(toolCallId);
-    if (team) return <TeamView team={team} />;
+    if (team)
+      return (
+        <TeamView
+          team={team}
+          canRestore={!running && !!session}
+          onRestore={() => orch.restoreBefore(session!, team)}
+          onUndoRestore={(txid) => orch.undoRestore(session!, txid)}
+        />
+      );
     const error = errors[toolCallId];
     if (!error) return null;
     return (
