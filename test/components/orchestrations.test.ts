@@ -29,10 +29,14 @@ function setup(opts: { failFactory?: boolean } = {}) {
   const ws = tempWs({ "src/greet.ts": "export const greet = () => 'Hello';\n" });
   cleanups.add(ws.cleanup);
   const d = deps(ws);
-  const orch = new Orchestrations(async () => {
-    if (opts.failFactory) throw new Error("no model configured");
-    return modedChildFactory({ deps: d, workspaceId: "w", model: (spec) => scripted([{ text: spec.key === "synthesis" ? "SYNTHESIS done" : `report of ${spec.key}` }]) });
-  });
+  let ends = 0;
+  const orch = new Orchestrations(
+    async () => {
+      if (opts.failFactory) throw new Error("no model configured");
+      return modedChildFactory({ deps: d, workspaceId: "w", model: (spec) => scripted([{ text: spec.key === "synthesis" ? "SYNTHESIS done" : `report of ${spec.key}` }]) });
+    },
+    () => ends++,
+  );
   let versions = 0;
   orch.subscribe(() => versions++);
   const parent = createModedSession(
@@ -48,7 +52,7 @@ function setup(opts: { failFactory?: boolean } = {}) {
     for (const m of parent.state.messages) if (m.role === "tool") for (const r of m.content) if (r.toolName === "propose_orchestration") return r.toolCallId;
     throw new Error("no proposal call");
   };
-  return { orch, parent, proposalId, callId, versions: () => versions };
+  return { orch, parent, d, proposalId, callId, versions: () => versions, ends: () => ends };
 }
 
 describe("Orchestrations (the panel's inbox and teams)", () => {
@@ -69,6 +73,14 @@ describe("Orchestrations (the panel's inbox and teams)", () => {
     const notices = h.parent.state.messages.filter((m) => m.role === "user" && m.kind === "notice").map((m) => JSON.stringify(m.content));
     expect(notices.some((n) => n.includes("The user approved the team proposal: 2 tasks"))).toBe(true);
     expect(notices.at(-1)).toContain("SYNTHESIS done");
+    expect(h.ends()).toBe(1);
+    // The whole orchestration is undone in one step: to the earliest checkpoint of any member.
+    const first = team.firstCheckpoint()!;
+    expect(first.ref).toBe(`refs/tabula/checkpoints/${id}t1/1`);
+    const restored = await h.orch.restoreBefore(h.parent, team);
+    expect(h.d.cp.restored.map((r) => r.ref)).toEqual([first.ref]);
+    expect(restored).toEqual({ txid: "tx1", changed: 1 });
+    expect(h.ends()).toBe(2);
     // An answered proposal cannot be answered again.
     expect(() => h.orch.reject(id, "late")).toThrow(/approved, not pending/);
   });
