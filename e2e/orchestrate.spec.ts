@@ -18,8 +18,9 @@ const proposal = {
   tasks: [
     { key: "map-greet", title: "Map the greeting", description: "Read src/greet.ts and quote what greet() returns.", role: "explorer", dependsOn: [], acceptance: "The greeting is quoted." },
     { key: "map-callers", title: "Find the callers", description: "List who calls greet().", role: "explorer", dependsOn: ["map-greet"], acceptance: "Every caller is listed." },
+    { key: "map-tests", title: "Find the tests", description: "List the tests of greet().", role: "explorer", dependsOn: ["map-greet"], acceptance: "Every test is listed." },
   ],
-  synthesis: { role: "explorer", inputs: ["map-greet", "map-callers"], output: "A one-paragraph explanation of the greeting." },
+  synthesis: { role: "explorer", inputs: ["map-greet", "map-callers", "map-tests"], output: "A one-paragraph explanation of the greeting." },
   budget: { tokens: 200_000, usd: 2, maxParallel: 1, wallMs: 600_000 },
 };
 
@@ -30,7 +31,8 @@ test("a proposed team runs only once approved; the Team view follows it to done 
     { toolCalls: [{ name: "propose_orchestration", args: proposal }] },
     { text: "GREET-REPORT: greet() returns Hello.", delayMs: 400 },
     { text: "CALLERS-REPORT: nothing calls greet() yet." },
-    { text: "SYNTHESIS: greet() says Hello and has no callers." },
+    { text: "TESTS-REPORT: no test covers greet()." },
+    { text: "SYNTHESIS: greet() says Hello, has no callers and no tests." },
   ]);
   await page.getByRole("radio", { name: "Orchestrate" }).click();
   await expect(page.getByRole("radio", { name: "Orchestrate" })).toHaveAttribute("aria-checked", "true");
@@ -41,7 +43,7 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   await expect(card.locator("[data-role=explorer]")).toContainText("plan (read-only)");
   await expect(card.locator("li[data-key]").first()).toContainText("Map the greeting");
   await expect(card.locator('li[data-key="map-callers"]')).toContainText("after: Map the greeting");
-  await expect(card.getByTestId("proposal-synthesis")).toContainText("explorer merges Map the greeting, Find the callers");
+  await expect(card.getByTestId("proposal-synthesis")).toContainText("explorer merges Map the greeting, Find the callers, Find the tests");
   await expect(card.getByTestId("proposal-budget")).toContainText("200,000 tokens · $2 · 1 at a time · 10 min");
   // Nothing ran: the proposal waits for the user.
   await page.waitForTimeout(300);
@@ -52,9 +54,11 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   const task = (key: string) => team.locator(`li[data-key="${key}"]`);
   await expect(task("map-greet")).toHaveAttribute("data-state", "running");
   await expect(task("map-callers")).toHaveAttribute("data-state", "waiting");
+  await expect(task("map-tests")).toHaveAttribute("data-state", "waiting");
   await expect(card.getByTestId("proposal-status")).toHaveText("Approved: running as a team.");
   await expect(task("map-greet")).toHaveAttribute("data-state", "done");
   await expect(task("map-callers")).toHaveAttribute("data-state", "done");
+  await expect(task("map-tests")).toHaveAttribute("data-state", "done");
   await expect(task("synthesis")).toHaveAttribute("data-state", "done");
   await expect(team.getByTestId("team-status")).toHaveText("done");
   await expect(team.getByTestId("team-cost")).toContainText("of 200,000 tokens");
@@ -64,7 +68,10 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   // The synthesis is posted into the parent conversation.
   const transcript = page.getByRole("log", { name: "Agent transcript" });
   await expect(transcript).toContainText("The team finished: Explain the greeting");
-  await expect(transcript).toContainText("SYNTHESIS: greet() says Hello and has no callers.");
+  await expect(transcript).toContainText("SYNTHESIS: greet() says Hello, has no callers and no tests.");
+  await expect(transcript).toContainText("(3 tasks;");
+  // The figures for the record: what the team cost, as the Team view shows it.
+  console.log(`three-task team: ${await team.getByTestId("team-cost").textContent()}`);
 
   // Each member's transcript is one click away.
   await team.getByRole("button", { name: "Transcript of Map the greeting" }).click();
@@ -75,12 +82,13 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toHaveCount(0);
 
-  // The second task was handed the first one's report; the synthesis got both.
+  // The later tasks were handed the first one's report (not each other's); the synthesis got all three.
   const posts = server.requests.filter((r) => r.method === "POST");
-  expect(posts).toHaveLength(4);
+  expect(posts).toHaveLength(5);
   expect(JSON.stringify(posts[2]!.body)).toContain("GREET-REPORT");
   expect(JSON.stringify(posts[3]!.body)).toContain("GREET-REPORT");
-  expect(JSON.stringify(posts[3]!.body)).toContain("CALLERS-REPORT");
+  expect(JSON.stringify(posts[3]!.body)).not.toContain("CALLERS-REPORT");
+  for (const r of ["GREET-REPORT", "CALLERS-REPORT", "TESTS-REPORT"]) expect(JSON.stringify(posts[4]!.body)).toContain(r);
 });
 
 test("rejecting a proposal with feedback runs nothing; the model reads the feedback and proposes again", async ({ page }) => {
@@ -187,6 +195,7 @@ test("Stop on a running task stops its child and blocks what depends on it; the 
   await expect(task("map-greet")).toHaveAttribute("data-state", "failed");
   await expect(task("map-greet").getByTestId("task-reason")).toHaveText("Stopped by the user.");
   await expect(task("map-callers")).toHaveAttribute("data-state", "blocked");
+  await expect(task("map-tests")).toHaveAttribute("data-state", "blocked");
   await expect(task("synthesis")).toHaveAttribute("data-state", "blocked");
   await expect(team.getByTestId("team-status")).toHaveText("did not finish");
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("The team did not finish");
