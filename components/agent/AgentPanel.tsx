@@ -13,7 +13,7 @@ import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
-import { MODE_IDS, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
+import { MODE_IDS, SWITCH_MODES, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { listBranches } from "@/lib/git";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
@@ -27,6 +27,7 @@ import { useAgentCommands } from "./useAgentCommands";
 import { useWaitingTitle } from "./useWaitingTitle";
 import { RulesSettings } from "./RulesSettings";
 import { useMentionSupport } from "./useMentionSupport";
+import { useOrchestrationView } from "@/components/orchestrate/useOrchestrationView";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -67,6 +68,7 @@ export default function AgentPanel(props: {
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, live.revision);
   const mentions = useMentionSupport(props.ws, session);
+  const orchestration = useOrchestrationView(agent.orchestrations, session, isBusy(live.phase), send);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {
@@ -281,8 +283,11 @@ export default function AgentPanel(props: {
           live={live}
           onOpenFile={props.openFile}
           onOpenDiff={props.openEditDiff}
-          onPlanDecision={(d) => {
-            if (d.kind === "approve") {
+          renderProposal={orchestration.renderProposal}
+          renderAfterPlan={orchestration.renderTeam}
+          onPlanDecision={(d, toolCallId) => {
+            if (d.kind === "team") orchestration.runPlan(toolCallId, d.plan);
+            else if (d.kind === "approve") {
               // The user's click is the only way from Plan to Act.
               agent.setMode("act");
               send(planApprovedPrompt(d.brief));
@@ -344,8 +349,8 @@ export default function AgentPanel(props: {
         mentions={mentions}
         modeSwitch={
         <div className="mode-toggle" role="radiogroup" aria-label="Mode">
-          {/* Orchestrate waits for its proposal card and Team view: a proposal would go to an inbox nothing shows. */}
-          {MODE_IDS.filter((m) => m !== "orchestrate").map((m) => (
+          {/* The switch's modes, then Review (the system sets it too: Review changes, or a pull-request-like review). */}
+          {[...SWITCH_MODES, ...MODE_IDS.filter((m) => !SWITCH_MODES.includes(m))].map((m) => (
             <button key={m} role="radio" aria-checked={session.state.mode === m} title="Shift+Tab in the prompt box switches" onClick={() => agent.setMode(m)}>
               {modeLabel(m)}
             </button>

@@ -2,14 +2,15 @@
 import { useState } from "react";
 import { planToMarkdown, topologicalOrder, type Plan } from "@/lib/modes";
 
-export type PlanDecision = { kind: "approve"; brief: string } | { kind: "reject"; feedback: string };
+export type PlanDecision = { kind: "approve"; brief: string } | { kind: "reject"; feedback: string } | { kind: "team"; plan: Plan };
 
 /**
  * A submitted plan: the goal and the steps in dependency order. Approving switches the session to
  * Act (only a person can) and hands the plan over as the Act run's brief; Edit lets the brief be
- * changed first; Reject sends feedback and stays in Plan mode.
+ * changed first; Reject sends feedback and stays in Plan mode. Approve & run as a team runs each
+ * step as a team member's task, in the plan's dependency order (once: `teamStarted` hides it).
  */
-export function PlanCard(props: { plan: Plan; disabled: boolean; onDecide: (d: PlanDecision) => void }) {
+export function PlanCard(props: { plan: Plan; disabled: boolean; teamStarted?: boolean; onDecide: (d: PlanDecision) => void }) {
   const [mode, setMode] = useState<"view" | "edit" | "reject">("view");
   const [brief, setBrief] = useState(() => planToMarkdown(props.plan));
   const [feedback, setFeedback] = useState("");
@@ -49,6 +50,11 @@ export function PlanCard(props: { plan: Plan; disabled: boolean; onDecide: (d: P
           <button className="primary" disabled={props.disabled} onClick={() => props.onDecide({ kind: "approve", brief: mode === "edit" ? brief : planToMarkdown(props.plan) })}>
             Approve &amp; switch to Act
           </button>
+          {mode === "view" && !props.teamStarted && (
+            <button disabled={props.disabled} onClick={() => props.onDecide({ kind: "team", plan: props.plan })} title="Each step runs as a child session, in dependency order; the plan stays in this conversation">
+              Approve &amp; run as a team
+            </button>
+          )}
           {mode === "edit" ? <button onClick={() => setMode("view")}>Done editing</button> : <button onClick={() => setMode("edit")}>Edit</button>}
           <button onClick={() => setMode("reject")}>Reject with feedback</button>
         </div>

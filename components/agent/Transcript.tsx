@@ -1,6 +1,6 @@
 "use client";
 import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
-import { textOf, toolCallsOf, type AgentMessage, type ToolResultPart, type AgentSession } from "@/lib/agent";
+import { textOf, toolCallsOf, type AgentMessage, type ToolCallPart, type ToolResultPart, type AgentSession } from "@/lib/agent";
 import { isBusy, type PanelState } from "@/lib/agent/panel-state";
 import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
@@ -14,7 +14,16 @@ export function Transcript(props: {
   live: PanelState;
   onOpenFile: (path: string) => void;
   onOpenDiff: (path: string, unifiedDiff: string) => void;
-  onPlanDecision: (d: PlanDecision) => void;
+  /** `toolCallId`: the submit_plan call the card belongs to. */
+  onPlanDecision: (d: PlanDecision, toolCallId: string) => void;
+  /** What shows under a plan card (the team it runs as), by its submit_plan call id. */
+  renderAfterPlan?: (toolCallId: string) => ReactNode;
+  /** A propose_orchestration call that was accepted: its card (the panel holds the inbox that answers it). */
+  renderProposal?: (call: ToolCallPart, result: ToolResultPart) => ReactNode;
+  /** Someone else's conversation shown for reading (a team member's): no Edit, Fork or plan decisions. */
+  readOnly?: boolean;
+  /** The log's accessible name (default "Agent transcript"). */
+  label?: string;
   onFork: (messageId: string) => void;
   onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
   /** Messages from this index on come after the point the timeline shows: dimmed. */
@@ -91,7 +100,7 @@ export function Transcript(props: {
               ))}
             </ul>
           )}
-          {isPrompt && !running && (
+          {isPrompt && !running && !props.readOnly && (
             <span className="msg-actions">
               <button className="link" onClick={() => setEditing({ id: m.id, text: textOf(m), restore: false })} title="Edit this prompt and run again from here">
                 Edit
@@ -112,7 +121,12 @@ export function Transcript(props: {
           {m.interrupted && <div className="muted">(stopped)</div>}
           {toolCallsOf(m).map((c) =>
             c.toolName === "submit_plan" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
-              <PlanCard key={c.toolCallId} plan={c.input as Plan} disabled={running} onDecide={props.onPlanDecision} />
+              <Fragment key={c.toolCallId}>
+                <PlanCard plan={c.input as Plan} disabled={running || !!props.readOnly} teamStarted={!!props.renderAfterPlan?.(c.toolCallId)} onDecide={(d) => props.onPlanDecision(d, c.toolCallId)} />
+                {props.renderAfterPlan?.(c.toolCallId)}
+              </Fragment>
+            ) : c.toolName === "propose_orchestration" && props.renderProposal && results.get(c.toolCallId)?.ui?.status === "ok" ? (
+              <Fragment key={c.toolCallId}>{props.renderProposal(c, results.get(c.toolCallId)!)}</Fragment>
             ) : c.toolName === "attempt_completion" && results.get(c.toolCallId)?.ui?.status === "ok" ? (
               <div key={c.toolCallId} className="completion" data-testid="completion">
                 <div className="muted">Completed</div>
@@ -129,7 +143,7 @@ export function Transcript(props: {
   };
 
   return (
-    <div className="transcript" role="log" aria-label="Agent transcript" aria-live="polite">
+    <div className="transcript" role="log" aria-label={props.label ?? "Agent transcript"} aria-live="polite">
       {session.state.messages.length === 0 && (
         <div className="muted empty-transcript">
           <p>Ask the agent to read, change or run something in this workspace. Edits and commands ask for your approval.</p>

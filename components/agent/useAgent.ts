@@ -6,6 +6,8 @@ import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
 import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
+import { DEFAULT_ORCHESTRATION_CAP, modedChildFactory } from "@/lib/orchestrate";
+import { Orchestrations } from "@/components/orchestrate/orchestrations";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
@@ -33,10 +35,20 @@ export function useAgent(ws: WorkspaceState) {
   const live = useSyncExternalStore(panel.subscribe, panel.getSnapshot, panel.getSnapshot);
   const [error, setError] = useState<string>();
   const [modelLabel, setModelLabel] = useState("");
-
   // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
   const wsRef = useRef(ws);
   wsRef.current = ws;
+  // The proposal inbox lives here, in the UI: sessions get only its submitting side.
+  const orchestrations = useMemo(
+    () =>
+      new Orchestrations(async (parent) => {
+        await settings.load();
+        // Children ask for approval as the parent would (its settings now); their transcripts open from the Team view.
+        return modedChildFactory({ deps, workspaceId: ws.meta.id, model: () => settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, approvals: parent.state.approvals });
+      }, () => void wsRef.current.refresh()),
+    [deps, settings, ws.meta.id],
+  );
+  useEffect(() => () => orchestrations.stopAll(), [orchestrations]);
 
   const makeSession = useCallback(
     async (data?: Awaited<ReturnType<SessionStore["load"]>>) => {
@@ -47,9 +59,9 @@ export function useAgent(ws: WorkspaceState) {
       const context = { resolveMentions: (prompt: string) => resolveMentionsIn(prompt, sources), workspaceRules: workspaceRulesFor(deps, wsRef.current.meta, activePath) };
       // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs.
       const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, ...context };
-      return createModedSession({ ...common, workspaceId: ws.meta.id }, data);
+      return createModedSession({ ...common, workspaceId: ws.meta.id }, data, { proposals: orchestrations.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP });
     },
-    [deps, settings, ws.meta.id],
+    [deps, settings, ws.meta.id, orchestrations],
   );
 
   const describeModel = useCallback(
@@ -81,6 +93,7 @@ export function useAgent(ws: WorkspaceState) {
       cancelled = true;
     };
   }, [store, makeSession, refreshHistory, ws.meta.id]);
+
 
   // Follow, autosave, and act on what the events mean outside the panel: notify when the run
   // waits for the user in a hidden tab, describe the model of a new mode, refresh when a run ends.
@@ -185,7 +198,7 @@ export function useAgent(ws: WorkspaceState) {
 
   const setMode = useCallback((mode: AgentMode) => session?.setMode(mode), [session]);
 
-  return { session, live, modelLabel, fork, editAndResend, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  return { session, live, orchestrations, modelLabel, fork, editAndResend, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;
