@@ -12,7 +12,11 @@
  *   icons and the Python runtime (/pyodide/, only once used): cache first, stored as fetched.
  *   What the page loaded before this worker controlled it is sent over by the page
  *   (`{ type: "cache-urls" }`) so the first visit's chunks are kept too.
- * - Never: /api/ (shares, the git proxy), other origins, anything but GET.
+ * - Never: /api/ (shares, the git proxy), other origins, anything but GET, and worker scripts:
+ *   Turbopack's worker bootstrap reads its chunk list from its own address's `#params=`
+ *   fragment, and a worker whose script a service worker answers gets an address without it
+ *   (the worker then fails "Missing worker bootstrap config"). Those scripts are immutable and
+ *   long-cached, so the browser's HTTP cache still has them offline.
  * Each build has its own caches (named by build id); activating a new build drops the old
  * ones, except the Python runtime's, whose files change only with Pyodide.
  *
@@ -101,6 +105,7 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
   scope.addEventListener("fetch", (event) => {
     const request = event.request as Request;
     if (request.method !== "GET") return;
+    if (request.destination === "worker" || request.destination === "sharedworker") return;
     const url = new URL(request.url);
     if (request.mode === "navigate" && sameOrigin(url) && !url.pathname.startsWith("/api/")) {
       event.respondWith(page(request));

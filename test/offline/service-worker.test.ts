@@ -56,9 +56,10 @@ function world(version = "b1") {
     await waited;
     return responded;
   };
-  const request = (path: string, mode: RequestMode | "navigate" = "cors") => {
+  const request = (path: string, mode: RequestMode | "navigate" = "cors", destination = "script") => {
     const r = new Request(new URL(path, ORIGIN));
     Object.defineProperty(r, "mode", { value: mode });
+    Object.defineProperty(r, "destination", { value: destination });
     return r;
   };
   return {
@@ -67,7 +68,7 @@ function world(version = "b1") {
     scope,
     dispatch,
     setOnline: (v: boolean) => (online = v),
-    get: async (path: string, mode?: RequestMode | "navigate") => dispatch("fetch", { request: request(path, mode) }),
+    get: async (path: string, mode?: RequestMode | "navigate", destination?: string) => dispatch("fetch", { request: request(path, mode, destination) }),
   };
 }
 
@@ -99,6 +100,8 @@ describe("offline service worker", () => {
     await w.get("/_next/static/chunks/a.js");
     await w.get("/pyodide/pyodide.asm.wasm");
     expect(await w.get("/api/shares")).toBeUndefined(); // not handled: straight to the network
+    // Worker scripts neither: a worker answered by a service worker loses its address's #params.
+    expect(await w.get("/_next/static/chunks/turbopack-worker-x.js", "same-origin", "worker")).toBeUndefined();
     await w.get("/missing.js");
     w.served.length = 0;
     w.setOnline(false);
