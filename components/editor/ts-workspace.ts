@@ -125,13 +125,12 @@ export function attachTypeScriptWorkspace(wsfs: WorkspaceFs, docs: DocumentStore
       tsApi.typescriptDefaults.setExtraLibs(libs);
       tsApi.javascriptDefaults.setExtraLibs(libs);
     },
-    setCompilerOptions(options: TsCompilerOptions, configPath: string | undefined, errors: string[]) {
+    setCompilerOptions(options: TsCompilerOptions, _configPath: string | undefined, errors: string[]) {
       const ts = options as monaco.typescript.CompilerOptions;
       const js = { ...ts, allowJs: true } as monaco.typescript.CompilerOptions;
       if (JSON.stringify(ts) !== JSON.stringify(tsApi.typescriptDefaults.getCompilerOptions())) tsApi.typescriptDefaults.setCompilerOptions(ts);
       if (JSON.stringify(js) !== JSON.stringify(tsApi.javascriptDefaults.getCompilerOptions())) tsApi.javascriptDefaults.setCompilerOptions(js);
       configNotes = errors;
-      void configPath;
       notify();
     },
     notice(message: string | undefined) {
