@@ -39,3 +39,21 @@ test("after a reload the status bar ends on the branch and the file count, never
   await expect(page.getByText("Loading files…")).toHaveCount(0);
   await expect(status).not.toContainText("reading git…");
 });
+
+test("a very long file name is cut from its start and leaves the editor's toolbar buttons on screen", async ({ page }) => {
+  await createWorkspace(page, "Long names");
+  const name = "a-file-name-that-goes-on-and-on-" + "and-on-".repeat(30) + "end.ts";
+  await page.getByRole("button", { name: "New file" }).click();
+  await page.getByLabel("New file name").fill(name);
+  await page.getByLabel("New file name").press("Enter");
+  await expect(page.getByRole("tab", { name: new RegExp(name.slice(0, 20)) })).toHaveAttribute("aria-selected", "true");
+  const toolbar = page.locator(".editor-toolbar");
+  const save = toolbar.getByRole("button", { name: "Save" });
+  await expect(save).toBeVisible();
+  const viewport = page.viewportSize()!;
+  const box = (await save.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  expect(await toolbar.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  // The whole path is still there for the pointer.
+  await expect(toolbar.locator(".editor-path")).toHaveAttribute("title", name);
+});

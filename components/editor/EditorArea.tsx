@@ -120,7 +120,9 @@ export function EditorArea(props: {
       ) : doc ? (
         <>
           <div className="editor-toolbar">
-            <span className="mono">{doc.path}</span>
+            <span className="mono editor-path" title={doc.path}>
+              <span dir="ltr">{doc.path}</span>
+            </span>
             {doc.readOnly && <span className="badge">read-only</span>}
             <span className="spacer" />
             <label>
