@@ -57,3 +57,19 @@ test("a very long file name is cut from its start and leaves the editor's toolba
   // The whole path is still there for the pointer.
   await expect(toolbar.locator(".editor-path")).toHaveAttribute("title", name);
 });
+
+test("two workspaces with the same name are told apart on the start page", async ({ page }) => {
+  await createWorkspace(page, "Twin");
+  await createWorkspace(page, "Twin");
+  await createWorkspace(page, "Single");
+  await page.goto("/");
+  const rows = page.locator("tr[data-workspace-id]").filter({ has: page.getByRole("link", { name: "Twin", exact: true }) });
+  await expect(rows).toHaveCount(2);
+  const notes = rows.getByTestId("workspace-disambiguation");
+  await expect(notes).toHaveCount(2);
+  const [a, b] = await notes.allTextContents();
+  expect(a).toMatch(/^created .+ · id \w{6}$/);
+  expect(a).not.toBe(b);
+  // A name used once needs no note.
+  await expect(page.locator("tr[data-workspace-id]").filter({ has: page.getByRole("link", { name: "Single", exact: true }) }).getByTestId("workspace-disambiguation")).toHaveCount(0);
+});

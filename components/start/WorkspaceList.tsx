@@ -44,6 +44,7 @@ export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; 
     }
   };
 
+  const duplicates = new Set(props.workspaces.map((w) => w.name).filter((n, i, all) => all.indexOf(n) !== i));
   return (
     <>
       {error && <div className="banner error" role="alert">{error}</div>}
@@ -75,6 +76,12 @@ export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; 
                   />
                 ) : (
                   <a href={`/w/${ws.id}`}>{ws.name}</a>
+                )}
+                {/* Same name twice: say which is which (when it was made, and its id's start). */}
+                {duplicates.has(ws.name) && (
+                  <div className="muted" style={{ fontSize: 12 }} data-testid="workspace-disambiguation">
+                    created {new Date(ws.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })} · id {ws.id.slice(0, 6)}
+                  </div>
                 )}
                 {exporting?.id === ws.id && <ProgressBar done={exporting.done} total={exporting.total} label="Exporting" />}
               </td>
