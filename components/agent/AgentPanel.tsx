@@ -15,6 +15,7 @@ import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
 import { MODE_IDS, SWITCH_MODES, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
 import { listBranches } from "@/lib/git";
+import { changedFiles } from "@/lib/workspaces/tree-model";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
 import { TimelinePreview } from "@/components/timeline/TimelinePreview";
@@ -304,7 +305,7 @@ export default function AgentPanel(props: {
         <div className="row" style={{ padding: "4px 8px" }}>
           <button
             onClick={() => {
-              const changed = [...props.ws.decorations].filter(([, d]) => d !== "ignored").map(([p]) => p);
+              const changed = changedFiles(props.ws.decorations, props.ws.tree);
               send(reviewChangesPrompt({ base: reviewBase || undefined, changed }));
             }}
           >

@@ -63,3 +63,13 @@ export function gitDecorations(status: StatusEntry[], ignored: Iterable<string>)
   }
   return out;
 }
+
+/**
+ * The changed files among `decorations` (what a review of "the changes" should name): not the
+ * folders above them, which carry their children's colour, nor ignored paths. Deleted files are
+ * no longer in the tree and count by their decoration.
+ */
+export function changedFiles(decorations: ReadonlyMap<string, GitDecoration>, tree: TreeNode[]): string[] {
+  const files = new Set(allFilePaths(tree));
+  return [...decorations].filter(([p, d]) => d !== "ignored" && (files.has(p) || d === "deleted")).map(([p]) => p);
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readTree, visibleRows, gitDecorations, allFilePaths } from "../../lib/workspaces/tree-model";
+import { readTree, visibleRows, gitDecorations, allFilePaths, changedFiles, type TreeNode } from "../../lib/workspaces/tree-model";
 import { deleteWithUndo, undoDelete, moveTarget, validateNewName, childPath } from "../../lib/workspaces/file-ops";
 import { tempWorkspace } from "../helpers/node-workspace";
 
@@ -28,6 +28,24 @@ describe("tree model", () => {
     expect(deco.get("src")).toBe("modified");
     expect(deco.get("src/new")).toBe("untracked");
     expect(deco.get("dist")).toBe("ignored");
+  });
+
+  it("the changed files of a review are files, not the folders coloured above them", () => {
+    const deco = gitDecorations(
+      [
+        { path: "src/a.ts", index: " ", worktree: "M" },
+        { path: "src/new/b.ts", index: "?", worktree: "?" },
+        { path: "old/gone.ts", index: " ", worktree: "D" },
+      ],
+      ["dist"],
+    );
+    const file = (path: string): TreeNode => ({ name: path.split("/").pop()!, path, type: "file" });
+    const tree: TreeNode[] = [
+      { name: "src", path: "src", type: "dir", children: [file("src/a.ts"), { name: "new", path: "src/new", type: "dir", children: [file("src/new/b.ts")] }] },
+      { name: "old", path: "old", type: "dir", children: [] },
+      { name: "dist", path: "dist", type: "dir", children: [file("dist/x.js")] },
+    ];
+    expect(changedFiles(deco, tree).sort()).toEqual(["old/gone.ts", "src/a.ts", "src/new/b.ts"]);
   });
 
   it("delete keeps a snapshot that undo writes back byte for byte", async () => {
