@@ -147,9 +147,8 @@ test("a chosen colour theme wins over the OS for the page, the editor, the diff 
 
   const choose = async (label: RegExp) => {
     await page.keyboard.press("Control+Shift+P");
-    const palette = page.getByRole("dialog", { name: "Command palette" });
-    await palette.getByRole("combobox").fill("color theme");
-    await palette.getByRole("combobox").press("Enter");
+    await page.getByRole("dialog").getByRole("combobox").fill("color theme");
+    await page.getByRole("dialog").getByRole("combobox").press("Enter");
     const pick = page.getByRole("dialog", { name: "Color theme" });
     await pick.getByRole("option", { name: label }).click();
     await expect(pick).toBeHidden();
