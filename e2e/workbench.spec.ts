@@ -141,8 +141,7 @@ test("a chosen colour theme wins over the OS for the page, the editor, the diff 
   await expect(monaco).not.toHaveClass(/vs-dark/);
   await page.locator("body").click();
   await page.keyboard.press("Control+`");
-  // xterm paints its theme background on its scrollable element.
-  const terminal = page.getByTestId("terminal").locator(".xterm-scrollable-element").first();
+  const terminal = page.getByTestId("terminal").locator(".xterm-viewport");
   await expect(terminal).toHaveCSS("background-color", "rgb(255, 255, 255)");
 
   const choose = async (label: RegExp) => {
