@@ -1,7 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import "./globals.css";
 import { ServiceWorkerRegistration } from "@/components/common/ServiceWorkerRegistration";
-import { ThemeRoot } from "@/components/common/ThemeRoot";
 
 export const metadata: Metadata = {
   title: "Tabula",
@@ -17,7 +16,6 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       <body>
         {children}
         <ServiceWorkerRegistration />
-        <ThemeRoot />
       </body>
     </html>
   );
