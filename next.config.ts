@@ -22,6 +22,12 @@ const nextConfig: NextConfig = {
   },
 };
 
+/** One worker or sandbox script, bundled on its own by esbuild for the browser (minified, no comments). */
+async function bundleScript(entry: string, outfile: string, format: "iife" | "esm", external: string[] = []): Promise<void> {
+  const { build } = await import("esbuild");
+  await build({ entryPoints: [entry], outfile, bundle: true, format, platform: "browser", target: "es2022", minify: true, legalComments: "none", logLevel: "error", external });
+}
+
 /**
  * The plugin sandbox runtime is bundled on its own, into one classic script the page hands to
  * an opaque-origin iframe as text (lib/plugins/sandbox/iframe-worker.ts): a Turbopack worker
@@ -29,18 +35,7 @@ const nextConfig: NextConfig = {
  * Built with `next build` and `next dev`, so no extra step is needed.
  */
 async function bundlePluginRuntime(): Promise<void> {
-  const { build } = await import("esbuild");
-  await build({
-    entryPoints: ["lib/plugins/sandbox/worker.ts"],
-    outfile: "public/sandbox/plugin-runtime.js",
-    bundle: true,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    logLevel: "error",
-  });
+  await bundleScript("lib/plugins/sandbox/worker.ts", "public/sandbox/plugin-runtime.js", "iife");
 }
 
 /**
@@ -61,20 +56,8 @@ async function bundlePythonRuntime(): Promise<void> {
     const [src, dst] = await Promise.all([fs.stat(path.join(from, name)), fs.stat(path.join(to, name)).catch(() => null)]);
     if (!dst || dst.size !== src.size || dst.mtimeMs < src.mtimeMs) await fs.copyFile(path.join(from, name), path.join(to, name));
   }
-  const { build } = await import("esbuild");
-  await build({
-    entryPoints: ["lib/runtimes/python/worker.ts"],
-    outfile: "public/pyodide/python-worker.js",
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    logLevel: "error",
-    // Pyodide's loader imports these only under Node.
-    external: ["node:*", "ws"],
-  });
+  // Pyodide's loader imports these only under Node.
+  await bundleScript("lib/runtimes/python/worker.ts", "public/pyodide/python-worker.js", "esm", ["node:*", "ws"]);
 }
 
 /**
@@ -83,18 +66,7 @@ async function bundlePythonRuntime(): Promise<void> {
  * at public/node/node-worker.js: one fresh worker per program, served by the app itself.
  */
 async function bundleNodeRuntime(): Promise<void> {
-  const { build } = await import("esbuild");
-  await build({
-    entryPoints: ["lib/runtimes/node/worker.ts"],
-    outfile: "public/node/node-worker.js",
-    bundle: true,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    logLevel: "error",
-  });
+  await bundleScript("lib/runtimes/node/worker.ts", "public/node/node-worker.js", "iife");
 }
 
 export default async function config(phase: string): Promise<NextConfig> {

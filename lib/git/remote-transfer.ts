@@ -12,6 +12,7 @@ import type { AuthCallbacks } from "./credentials";
 import { aheadBehind } from "./remote-ahead-behind";
 import { getUpstream, remoteUrl, remoteTrackingRefs, setUpstream } from "./remote-config";
 import { statusAll } from "./status";
+import { changedPaths } from "./tree-changes";
 import { assertWritableRepo, gitArgs, hasCode, type GitRepo } from "./types";
 
 export const ZERO_OID = "0000000000000000000000000000000000000000";
@@ -265,28 +266,6 @@ export async function pullFromRemote(repo: GitRepo, transport: Transport, opts: 
   }
   const changed = await fastForward(repo, branch, from, to);
   return { ...base, outcome: "fast-forward", changed };
-}
-
-const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
-/** Files whose content or mode differ between two commits. */
-async function changedPaths(repo: GitRepo, from: string | null, to: string): Promise<{ path: string; deleted: boolean; added: boolean }[]> {
-  const changes = (await git.walk({
-    ...gitArgs(repo),
-    trees: [git.TREE({ ref: from ?? EMPTY_TREE }), git.TREE({ ref: to })],
-    map: async (filepath, [a, b]) => {
-      if (filepath === ".") return undefined;
-      const [ta, tb] = await Promise.all([a?.type(), b?.type()]);
-      // The same subtree: nothing inside changed, skip it; a changed one is walked into.
-      if (ta === "tree" && tb === "tree") return (await a!.oid()) === (await b!.oid()) ? null : undefined;
-      const oa = ta === "blob" ? await a!.oid() : undefined;
-      const ob = tb === "blob" ? await b!.oid() : undefined;
-      if (oa === undefined && ob === undefined) return undefined;
-      if (oa !== undefined && oa === ob && (await a!.mode()) === (await b!.mode())) return undefined;
-      return { path: filepath, deleted: ob === undefined, added: oa === undefined };
-    },
-  })) as { path: string; deleted: boolean; added: boolean }[] | undefined;
-  return changes ?? [];
 }
 
 async function fastForward(repo: GitRepo, branch: string, from: string | null, to: string) {
