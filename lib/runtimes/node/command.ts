@@ -7,8 +7,8 @@
 import type { Command, ResolvedCommandContext } from "just-bash";
 import type { WorkspaceFs } from "../../fs/workspace-fs";
 import { resolveShellPath, toWorkspacePath } from "../../shell/paths";
-import { LIVE_OUTPUT_VAR, type LiveOutputs } from "../python/live-output";
-import { applyChanges, SnapshotTooLargeError, takeSnapshot } from "../python/workspace-sync";
+import { programEnvironment, type LiveOutputs } from "../python/live-output";
+import { applyChanges, snapshotForProgram } from "../python/workspace-sync";
 import { OutputCollector } from "../python/command";
 import { NODE_USAGE, parseNodeArgs } from "./args";
 import { NODE_VERSION } from "./process";
@@ -77,17 +77,9 @@ async function runNode(name: string, argv: string[], ctx: ResolvedCommandContext
     programStdin = new Uint8Array();
   }
 
-  let snapshot;
-  try {
-    snapshot = await takeSnapshot(opts.wsfs, undefined, { program: "node", includeIgnored: packageCode });
-  } catch (err) {
-    const msg = err instanceof SnapshotTooLargeError ? err.message : `could not read the workspace: ${(err as Error).message}`;
-    return { stdout: "", stderr: `${name}: ${msg}\n`, exitCode: 1 };
-  }
-
-  const env: Record<string, string> = { ...(ctx.exportedEnv ?? Object.fromEntries(ctx.env)) };
-  const live = opts.live?.get(env[LIVE_OUTPUT_VAR] ?? ctx.env.get(LIVE_OUTPUT_VAR));
-  delete env[LIVE_OUTPUT_VAR];
+  const snapshot = await snapshotForProgram(name, opts.wsfs, { program: "node", includeIgnored: packageCode });
+  if ("error" in snapshot) return { stdout: "", stderr: snapshot.error, exitCode: 1 };
+  const { env, live } = programEnvironment(ctx, opts.live);
   const job: NodeJob = {
     target,
     args: parsed.args,
@@ -124,13 +116,8 @@ async function runTests(name: string, args: string[], execArgv: string[], ctx: R
   const started = performance.now();
   const cwdAbs = toWorkspacePath(opts.mountPoint, ctx.cwd, ctx.cwd) !== null ? ctx.cwd : opts.mountPoint;
   const cwdRel = toWorkspacePath(opts.mountPoint, cwdAbs) ?? "";
-  let snapshot;
-  try {
-    snapshot = await takeSnapshot(opts.wsfs, undefined, { program: "node", includeIgnored: packageCode });
-  } catch (err) {
-    const msg = err instanceof SnapshotTooLargeError ? err.message : `could not read the workspace: ${(err as Error).message}`;
-    return { stdout: "", stderr: `${name}: ${msg}\n`, exitCode: 1 };
-  }
+  const snapshot = await snapshotForProgram(name, opts.wsfs, { program: "node", includeIgnored: packageCode });
+  if ("error" in snapshot) return { stdout: "", stderr: snapshot.error, exitCode: 1 };
   const inNodeModules = (p: string) => /(^|\/)node_modules\//.test(p);
   const under = (p: string, dir: string) => dir === "" || p.startsWith(dir + "/");
   const defaults = picomatch(TEST_PATTERNS);
@@ -151,9 +138,7 @@ async function runTests(name: string, args: string[], execArgv: string[], ctx: R
   }
   files = [...new Set(files)].sort();
 
-  const env: Record<string, string> = { ...(ctx.exportedEnv ?? Object.fromEntries(ctx.env)) };
-  const live = opts.live?.get(env[LIVE_OUTPUT_VAR] ?? ctx.env.get(LIVE_OUTPUT_VAR));
-  delete env[LIVE_OUTPUT_VAR];
+  const { env, live } = programEnvironment(ctx, opts.live);
   const out = new OutputCollector(live, name);
   const totals: TestCounts = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
   const failures: string[] = [];

@@ -9,8 +9,8 @@ import { resolveShellPath, toWorkspacePath } from "../../shell/paths";
 import { parsePythonArgs, PYTHON_USAGE } from "./args";
 import type { PythonJob, PythonTarget } from "./protocol";
 import type { PythonRuntime } from "./runtime";
-import { LIVE_OUTPUT_VAR, type LiveOutputs, type LiveSink } from "./live-output";
-import { applyChanges, SnapshotTooLargeError, takeSnapshot } from "./workspace-sync";
+import { programEnvironment, type LiveOutputs, type LiveSink } from "./live-output";
+import { applyChanges, snapshotForProgram } from "./workspace-sync";
 
 export type PythonCommandOptions = {
   runtime: PythonRuntime;
@@ -97,17 +97,9 @@ async function runPython(name: string, argv: string[], ctx: ResolvedCommandConte
     stdinForProgram = new Uint8Array();
   }
 
-  let snapshot;
-  try {
-    snapshot = await takeSnapshot(opts.wsfs);
-  } catch (err) {
-    const msg = err instanceof SnapshotTooLargeError ? err.message : `could not read the workspace: ${(err as Error).message}`;
-    return { stdout: "", stderr: `${name}: ${msg}\n`, exitCode: 1 };
-  }
-
-  const env: Record<string, string> = { ...(ctx.exportedEnv ?? Object.fromEntries(ctx.env)) };
-  const live = opts.live?.get(env[LIVE_OUTPUT_VAR] ?? ctx.env.get(LIVE_OUTPUT_VAR));
-  delete env[LIVE_OUTPUT_VAR];
+  const snapshot = await snapshotForProgram(name, opts.wsfs);
+  if ("error" in snapshot) return { stdout: "", stderr: snapshot.error, exitCode: 1 };
+  const { env, live } = programEnvironment(ctx, opts.live);
   const job: PythonJob = {
     target,
     argv: [args0, ...parsed.args],

@@ -33,6 +33,20 @@ export class LiveOutputs {
 }
 
 /**
+ * A program's environment and its live sink: the shell's exported variables without the token,
+ * which is the shell's business, not the program's.
+ */
+export function programEnvironment(
+  ctx: { exportedEnv?: Record<string, string>; env: Map<string, string> },
+  live: LiveOutputs | undefined,
+): { env: Record<string, string>; live: LiveSink | undefined } {
+  const env: Record<string, string> = { ...(ctx.exportedEnv ?? Object.fromEntries(ctx.env)) };
+  const sink = live?.get(env[LIVE_OUTPUT_VAR] ?? ctx.env.get(LIVE_OUTPUT_VAR));
+  delete env[LIVE_OUTPUT_VAR];
+  return { env, live: sink };
+}
+
+/**
  * Is `line` a single invocation of one of `names`: no pipe, redirection, list, subshell or
  * substitution outside quotes, and none (`$`, backquote) inside double quotes? When in doubt: no,
  * and the output is simply collected.

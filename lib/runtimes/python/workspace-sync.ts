@@ -66,6 +66,16 @@ export async function takeSnapshot(wsfs: WorkspaceFs, limits = SNAPSHOT_LIMITS, 
   return { files, dirs };
 }
 
+/** takeSnapshot for a program: a failure becomes the program's error message (`name: …`). */
+export async function snapshotForProgram(name: string, wsfs: WorkspaceFs, opts?: SnapshotOptions): Promise<Snapshot | { error: string }> {
+  try {
+    return await takeSnapshot(wsfs, undefined, opts);
+  } catch (err) {
+    const msg = err instanceof SnapshotTooLargeError ? err.message : `could not read the workspace: ${(err as Error).message}`;
+    return { error: `${name}: ${msg}\n` };
+  }
+}
+
 /** Write the program's changes back; returns warnings (one line each) for what it left alone. */
 export async function applyChanges(wsfs: WorkspaceFs, snapshot: Snapshot, changes: PythonChanges, origin: string, command = "python3"): Promise<string[]> {
   const before = new Map(snapshot.files.map((f) => [f.path, f.data]));
