@@ -201,8 +201,10 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
       // Nothing changed (the commit is the only new object, loose, and a new ref): no other
       // engine's cache can have become wrong — refs are read by stat, known directories and
       // objects only grew — so the generation write is skipped (one of a no-change
-      // checkpoint's three writes). Anything more is announced.
-      if (writer.stats.objectsWritten > 1 || writer.stats.packsWritten > 0) await engine.bumpGeneration().catch(() => undefined);
+      // checkpoint's three writes). Anything more is announced, and so is the first
+      // checkpoint of a repository without a token (a clone whose objects native git already
+      // wrote): with no token, every later operation would take the caches for stale and walk.
+      if (writer.stats.objectsWritten > 1 || writer.stats.packsWritten > 0 || !engine.hasGeneration) await engine.bumpGeneration().catch(() => undefined);
       tp = tracePhase("checkpoint.ref", tp);
       if (engine.shouldPersist()) {
         // On lightning-fs the objects and the ref become durable only with the next save of

@@ -165,6 +165,12 @@ export class Engine {
     }
   }
 
+  /** Whether the repository has a generation token this engine knows: without one, every
+   * operation reads as "changed behind the engine" and drops the caches. */
+  get hasGeneration(): boolean {
+    return !!this.generation;
+  }
+
   /**
    * After writing to the repository: replace the generation token, so other engine
    * instances (and this one, should the repository be put back to an earlier copy) know.

@@ -10,7 +10,7 @@ import { createCheckpoint, listCheckpoints } from "../../lib/checkpoints";
 import { ChangeJournal } from "../../lib/fs/journal";
 import type { IsoFs } from "../../lib/fs/types";
 import { withWorktreeStamp } from "../../lib/fs/worktree-stamp";
-import { ageFiles, rmrf, tempRepo, writeFiles } from "./helpers";
+import { ageFiles, git, rmrf, tempRepo, writeFiles } from "./helpers";
 
 /** A stamped fs that records the path of every write into .git (renames by destination). */
 function recording(dir: string) {
@@ -56,6 +56,31 @@ describe("a no-change checkpoint's writes", () => {
 
       const other = { fs: { promises: fs.promises } as unknown as IsoFs, dir };
       expect((await listCheckpoints(other, { sessionId: "s" })).map((c) => c.run)).toEqual([1, 2, 3]);
+    } finally {
+      rmrf(dir);
+    }
+  });
+
+  it("write a generation token once when the repository has none, so the next checkpoints trust their caches", async () => {
+    // A clone: native git wrote every blob and tree, so the first checkpoint's only new object
+    // is its commit. Without a token every later check reads "changed behind the engine".
+    const dir = tempRepo("tabula-nochange-clone-");
+    try {
+      writeFiles(dir, { "a.txt": "a\n", "src/b.ts": "b\n", "src/deep/c.md": "c\n" });
+      git(dir, ["add", "-A"]);
+      git(dir, ["commit", "-qm", "clone"]);
+      ageFiles(dir, 30);
+      const { fs: f, writes } = recording(dir);
+      const ws = { fs: f, dir, journal: new ChangeJournal() };
+      const first = await createCheckpoint(ws, { sessionId: "s", run: 1 });
+      expect(first.stats.objectsWritten).toBe(1);
+      expect(writes).toContain("tabula/generation");
+      for (const run of [2, 3]) {
+        writes.length = 0;
+        const quiet = await createCheckpoint(ws, { sessionId: "s", run });
+        expect(quiet.stats.scan).toBe("journal");
+        expect(writes).not.toContain("tabula/generation");
+      }
     } finally {
       rmrf(dir);
     }
