@@ -153,6 +153,8 @@ export class Engine {
    */
   async checkGeneration(): Promise<void> {
     const token = (await this.refs.readText(GENERATION_FILE))?.trim() ?? "";
+    // An absent token never matches: a repository put back to a copy from before any token
+    // would look unchanged. So a repository must have one (createCheckpoint writes it).
     if (token !== "" && token === this.generation) return;
     this.generation = token;
     this.epoch = undefined;
