@@ -10,6 +10,8 @@
  *   reads its id from the address, so one shell serves every workspace), else the start page.
  * - The build's files (/_next/static/, hashed and immutable), the plugin sandbox runtime, the
  *   icons and the Python runtime (/pyodide/, only once used): cache first, stored as fetched.
+ *   Installing also stores the files the shell pages name in their HTML, so the start page
+ *   opens offline even if the user only ever loaded it for a moment.
  *   What the page loaded before this worker controlled it is sent over by the page
  *   (`{ type: "cache-urls" }`) so the first visit's chunks are kept too.
  * - Never: /api/ (shares, the git proxy), other origins, anything but GET, and worker scripts:
@@ -80,12 +82,46 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
     }
   };
 
+  // The build files a page names in its HTML: its script and style tags, and the chunks its
+  // inline flight data lists (written there as "static/chunks/…", JSON-escaped).
+  const ASSET = /(?<=["'])(?:\/_next\/)?static\/(?:chunks|css|media)\/[A-Za-z0-9_\-.~%/]+/g;
+  const assetsNamedIn = (html: string): string[] => {
+    const found = new Set<string>();
+    for (const match of html.matchAll(ASSET)) {
+      const path = match[0].startsWith("/_next/") ? match[0] : `/_next/${match[0]}`;
+      if (/\.(?:js|css|woff2?|ttf|png|svg|jpg|webp|wasm)$/.test(path)) found.add(path);
+    }
+    return [...found];
+  };
+
   scope.addEventListener("install", (event) => {
     event.waitUntil(
       (async () => {
         const cache = await scope.caches.open(PAGES);
+        const assets = new Set<string>();
         // The shell pages; a failure here (server gone mid-install) leaves the old worker in place.
-        await Promise.all(SHELL.map(async (path) => cache.put(path, await scope.fetch(path).then((r) => (r.ok ? r : Promise.reject(new Error(`${path}: ${r.status}`)))))));
+        await Promise.all(
+          SHELL.map(async (path) => {
+            const response = await scope.fetch(path);
+            if (!response.ok) throw new Error(`${path}: ${response.status}`);
+            for (const asset of assetsNamedIn(await response.clone().text())) assets.add(asset);
+            await cache.put(path, response);
+          }),
+        );
+        // And the files those pages need to start, so each shell opens offline whichever page
+        // the user happened to visit online (the page's own list, below, may never arrive: a
+        // page left at once sends none).
+        await Promise.all(
+          [...assets].map(async (path) => {
+            const statics = await scope.caches.open(STATIC);
+            if (await statics.match(path)) return;
+            try {
+              await store(STATIC, path, await scope.fetch(path));
+            } catch {
+              // Fetched again when first needed online.
+            }
+          }),
+        );
         await scope.skipWaiting();
       })(),
     );

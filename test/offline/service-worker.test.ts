@@ -17,7 +17,7 @@ class FakeCache {
   }
 }
 
-function world(version = "b1") {
+function world(version = "b1", pages: Record<string, string> = {}) {
   const stores = new Map<string, FakeCache>();
   const caches = {
     async open(name: string) {
@@ -43,7 +43,8 @@ function world(version = "b1") {
       const url = new URL(typeof r === "string" ? r : r.url, ORIGIN);
       if (!online) throw new TypeError("Failed to fetch");
       served.push(url.pathname);
-      if (url.pathname === "/missing.js") return new Response("nope", { status: 404 });
+      if (url.pathname === "/missing.js" || url.pathname.endsWith("/gone.js")) return new Response("nope", { status: 404 });
+      if (pages[url.pathname]) return new Response(pages[url.pathname], { status: 200, headers: { "Content-Type": "text/html" } });
       return new Response(`body of ${url.pathname} (${version})`, { status: 200, headers: { "Cross-Origin-Embedder-Policy": "require-corp" } });
     },
     addEventListener: (type, fn) => void handlers.set(type, fn),
@@ -81,6 +82,20 @@ describe("offline service worker", () => {
     expect([...w.stores.keys()].sort()).toEqual(["someone-else", "tabula-pages-b2", "tabula-runtimes"]);
     const pages = w.stores.get("tabula-pages-b2")!;
     expect([...pages.entries.keys()]).toEqual([`${ORIGIN}/`, `${ORIGIN}/w/_`]);
+  });
+
+  it("install also keeps the build files the shell pages name, so the start page opens offline without having been left running", async () => {
+    const start =
+      '<link rel="stylesheet" href="/_next/static/css/start.css"><script src="/_next/static/chunks/main.js" async></script>' +
+      '<script>self.__next_f.push([1,"2:I[123,[\\"static/chunks/start-page.js\\",\\"static/chunks/gone.js\\"],\\"StartPage\\"]"])</script>' +
+      '<a href="/api/shares">x</a><img src="https://cdn.example.com/static/chunks/elsewhere.js">';
+    const w = world("b1", { "/": start, "/w/_": '<script src="/_next/static/chunks/main.js"></script><script src="/_next/static/chunks/workbench.js"></script>' });
+    await w.dispatch("install");
+    const statics = [...w.stores.get("tabula-static-b1")!.entries.keys()].map((k) => new URL(k).pathname).sort();
+    expect(statics).toEqual(["/_next/static/chunks/main.js", "/_next/static/chunks/start-page.js", "/_next/static/chunks/workbench.js", "/_next/static/css/start.css"]);
+    w.setOnline(false);
+    expect(await (await w.get("/", "navigate"))!.text()).toBe(start);
+    expect(await (await w.get("/_next/static/chunks/start-page.js"))!.text()).toContain("start-page.js");
   });
 
   it("pages: network first; offline, the page's own copy, else the shell for any workspace, else the start page", async () => {
