@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import os from "node:os";
 import path from "node:path";
 
 const root = import.meta.dirname;
@@ -9,6 +10,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // vitest's default is one worker fewer than the cores: on CI's 2 cores, one file at a time,
+    // idle while each file starts (a third of the unit phase). Measured on 2 cores: 649 s with
+    // one worker, 322 s with two, every test passing. TABULA_UNIT_WORKERS overrides it.
+    maxWorkers: Number(process.env.TABULA_UNIT_WORKERS ?? Math.max(2, os.availableParallelism())),
     allowOnly: false,
     projects: [
       {
