@@ -82,17 +82,25 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
     }
   };
 
+  /** Store one of our files unless it is there already (false: not one we keep, or unreachable). */
+  const keep = async (raw: string): Promise<boolean> => {
+    const url = new URL(raw, scope.location.origin);
+    const cacheName = cacheFor(url);
+    if (!cacheName) return false;
+    const cache = await scope.caches.open(cacheName);
+    if (await cache.match(url.href)) return true;
+    try {
+      await store(cacheName, url.href, await scope.fetch(url.href));
+      return true;
+    } catch {
+      return false; // offline or gone: it is cached when next fetched
+    }
+  };
+
   // The build files a page names in its HTML: its script and style tags, and the chunks its
   // inline flight data lists (written there as "static/chunks/…", JSON-escaped).
   const ASSET = /(?<=["'])(?:\/_next\/)?static\/(?:chunks|css|media)\/[A-Za-z0-9_\-.~%/]+/g;
-  const assetsNamedIn = (html: string): string[] => {
-    const found = new Set<string>();
-    for (const match of html.matchAll(ASSET)) {
-      const path = match[0].startsWith("/_next/") ? match[0] : `/_next/${match[0]}`;
-      if (/\.(?:js|css|woff2?|ttf|png|svg|jpg|webp|wasm)$/.test(path)) found.add(path);
-    }
-    return [...found];
-  };
+  const assetsNamedIn = (html: string): string[] => [...html.matchAll(ASSET)].map((m) => (m[0].startsWith("/") ? m[0] : `/_next/${m[0]}`));
 
   scope.addEventListener("install", (event) => {
     event.waitUntil(
@@ -111,17 +119,7 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
         // And the files those pages need to start, so each shell opens offline whichever page
         // the user happened to visit online (the page's own list, below, may never arrive: a
         // page left at once sends none).
-        await Promise.all(
-          [...assets].map(async (path) => {
-            const statics = await scope.caches.open(STATIC);
-            if (await statics.match(path)) return;
-            try {
-              await store(STATIC, path, await scope.fetch(path));
-            } catch {
-              // Fetched again when first needed online.
-            }
-          }),
-        );
+        await Promise.all([...assets].map(keep));
         await scope.skipWaiting();
       })(),
     );
@@ -158,23 +156,7 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
     event.waitUntil?.(
       (async () => {
         let cached = 0;
-        for (const raw of data.urls as unknown[]) {
-          if (typeof raw !== "string") continue;
-          const url = new URL(raw, scope.location.origin);
-          const cacheName = cacheFor(url);
-          if (!cacheName) continue;
-          const cache = await scope.caches.open(cacheName);
-          if (await cache.match(url.href)) {
-            cached++;
-            continue;
-          }
-          try {
-            await store(cacheName, url.href, await scope.fetch(url.href));
-            cached++;
-          } catch {
-            // Offline or gone: it will be cached when next fetched.
-          }
-        }
+        for (const raw of data.urls as unknown[]) if (typeof raw === "string" && (await keep(raw))) cached++;
         port?.postMessage({ type: "cached", cached });
       })(),
     );
