@@ -45,6 +45,7 @@ try {
     writeWorkspace(dir, gen);
     execFileSync("git", ["-c", "init.defaultBranch=main", "init", "-q"], { cwd: dir });
     engineFs = fs;
+    readMany = api.syncReadMany(fs.readFileSync); // what a Node host passes (lib/checkpoints/node-read.ts)
   }
   setup.populateMs = Math.round(performance.now() - t0);
   const engine = engineDriver({ api, fs: engineFs, dir, journal: new api.ChangeJournal(), readMany });

@@ -10,6 +10,7 @@
 export type { Workspace, ReadMany } from "./engine";
 export { DEFAULT_MAX_FILE_BYTES, __testing } from "./engine";
 export { lightningReadMany } from "./lightning-read";
+export { syncReadMany } from "./node-read";
 export {
   createCheckpoint,
   listCheckpoints,

@@ -122,9 +122,22 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
+/** Nibble value of a hex digit's char code (0–9, a–f, A–F), -1 otherwise. */
+const NIBBLE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 10; i++) t[48 + i] = i;
+  for (let i = 0; i < 6; i++) t[97 + i] = t[65 + i] = 10 + i;
+  return t;
+})();
+
+// A building tree converts every entry's oid: a lookup table, not slice + parseInt per byte.
 export function fromHex(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) {
+    const hi = NIBBLE[hex.charCodeAt(2 * i)] ?? -1;
+    const lo = NIBBLE[hex.charCodeAt(2 * i + 1)] ?? -1;
+    out[i] = hi < 0 || lo < 0 ? NaN : (hi << 4) | lo; // NaN stores 0, as parseInt's NaN did
+  }
   return out;
 }
 
