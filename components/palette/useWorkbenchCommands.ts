@@ -15,6 +15,7 @@ export interface WorkbenchActions {
   quickOpen: () => void;
   findInFiles: () => void;
   showExplorer: () => void;
+  showSourceControl: () => void;
   toggleTerminal: () => void;
   toggleAgent: () => void;
   /** Create a file (then open it) or a folder, as the explorer's New File / New Folder do. */
@@ -44,6 +45,7 @@ export function useWorkbenchCommands(registry: CommandRegistry, a: WorkbenchActi
     { id: "workbench.quickOpen", category: "Go", title: "Go to File…", keys: ["Ctrl+P"], enabled: !!ws, run: a.quickOpen },
     { id: "search.findInFiles", category: "Search", title: "Find in Files", keys: ["Ctrl+Shift+F"], enabled: !!ws, run: a.findInFiles },
     { id: "view.explorer", category: "View", title: "Show Explorer", enabled: !!ws, run: a.showExplorer },
+    { id: "view.scm", category: "View", title: "Show Source Control", keys: ["Ctrl+Shift+G"], enabled: !!ws, run: a.showSourceControl },
     { id: "terminal.toggle", category: "Terminal", title: "Toggle Terminal", keys: ["Ctrl+`"], enabled: !!ws, run: a.toggleTerminal },
     { id: "view.toggleAgent", category: "View", title: "Toggle Agent Panel", enabled: !!ws, run: a.toggleAgent },
     {

@@ -2,6 +2,7 @@
 import { WorkspaceDeletedDialog } from "./WorkspaceDeletedDialog";
 import { CredentialPromptHost } from "@/components/scm/CredentialDialog";
 import { SyncStatus } from "@/components/scm/SyncStatus";
+import { SourceControlView } from "@/components/scm/SourceControlView";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
@@ -43,7 +44,7 @@ type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 /** `/w/<id>`: explorer and search on the left, tabs and Monaco in the centre. */
 export default function Workbench({ id }: { id: string }) {
   const { workspace: ws, error } = useWorkspace(id);
-  const [sidebar, setSidebar] = useState<"explorer" | "search" | "problems">("explorer");
+  const [sidebar, setSidebar] = useState<"explorer" | "search" | "scm" | "problems">("explorer");
   const [searchFocus, setSearchFocus] = useState(0);
   const [quickOpen, setQuickOpen] = useState(false);
   const [reveal, setReveal] = useState<RevealRequest>();
@@ -220,6 +221,7 @@ export default function Workbench({ id }: { id: string }) {
       setSearchFocus((n) => n + 1);
     },
     showExplorer: () => setSidebar("explorer"),
+    showSourceControl: () => setSidebar("scm"),
     toggleTerminal: toggleDock,
     toggleAgent: () => setAgentOpen((o) => !o),
     create: (type, path) => onIntent({ kind: "create", parent: "", name: path, type }),
@@ -330,6 +332,9 @@ export default function Workbench({ id }: { id: string }) {
                   >
                     Search
                   </button>
+                  <button role="tab" aria-selected={sidebar === "scm"} onClick={() => setSidebar("scm")} title="Source Control (Ctrl+Shift+G)">
+                    Source Control
+                  </button>
                   <button role="tab" aria-selected={sidebar === "problems"} onClick={() => setSidebar("problems")}>
                     Problems
                   </button>
@@ -338,6 +343,8 @@ export default function Workbench({ id }: { id: string }) {
                   <ProblemsPanel
                     onJump={(p) => void open(p.path).then(() => setReveal({ path: p.path, line: p.line, column: p.column, length: p.endLine === p.line ? Math.max(0, p.endColumn - p.column) : 0, nonce: Date.now() }))}
                   />
+                ) : sidebar === "scm" ? (
+                  <SourceControlView ws={ws} readOnly={readOnly} onOpenDiff={(p) => void showDiff(p)} onOpenFile={(p) => void open(p)} onError={report} onDone={clearError} />
                 ) : sidebar === "explorer" ? (
                   <FileTree nodes={ws.tree} loading={!ws.loaded.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
                 ) : (

@@ -21,6 +21,15 @@ describe("git clean", () => {
     for (const opts of ["", "-n", "-n -d", "-n -x", "-nd -x", "-n -X", "-n -dX", "-n t", "-n -d ud", "-n -q"]) await step(t, `git clean ${opts}`);
   });
 
+  it("a pathspec makes -d irrelevant: a file or a directory inside an untracked directory goes when named", async () => {
+    t = await twins(UNTRACKED);
+    for (const opts of ["-n ud", "-n ud/sub", "-n ud/sub/1", "-n only/deeper/o", "-n -x ud/i.log", "-n ud/i.log", "-n -X ud"]) await step(t, `git clean ${opts}`);
+    await step(t, "git clean -f -- ud/sub/1");
+    expect(t.ws.exists("ud/sub/1")).toBe(false);
+    await step(t, "git clean -f only");
+    expect(t.ws.exists("only")).toBe(false);
+  });
+
   it("-f removes untracked files only; -fd directories too but keeps ignored files; -fdx everything but the nested repository", async () => {
     t = await twins(UNTRACKED);
     await step(t, "git clean -f");

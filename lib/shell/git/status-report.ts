@@ -266,19 +266,26 @@ function trackingBrackets(t: Tracking): string {
   return parts.length ? ` [${parts.join(", ")}]` : "";
 }
 
-export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain: boolean; branch: boolean }): string {
+/** `git status -s` / `--porcelain`; with `nul` (-z) entries end in NUL, paths are not quoted and a
+ * rename is `XY new\0old\0`, as git prints it for scripts. */
+export function shortStatus(ctx: GitContext, data: StatusData, opts: { porcelain: boolean; branch: boolean; nul?: boolean }): string {
+  const end = opts.nul ? "\0" : "\n";
   let out = "";
   if (opts.branch) {
-    if (data.branch && data.head === null) out += `## No commits yet on ${data.branch}\n`;
-    else if (data.branch) out += `## ${data.branch}${data.tracking ? `...${data.tracking.upstream}${trackingBrackets(data.tracking)}` : ""}\n`;
-    else out += "## HEAD (no branch)\n";
+    if (data.branch && data.head === null) out += `## No commits yet on ${data.branch}${end}`;
+    else if (data.branch) out += `## ${data.branch}${data.tracking ? `...${data.tracking.upstream}${trackingBrackets(data.tracking)}` : ""}${end}`;
+    else out += `## HEAD (no branch)${end}`;
   }
-  const show = (p: string) => cquote(opts.porcelain ? p : ctx.work.display(p), true);
+  const show = (p: string) => (opts.nul ? p : cquote(opts.porcelain ? p : ctx.work.display(p), true));
   const lines = new Map<string, Line>();
   for (const l of [...data.staged, ...data.unstaged]) lines.set(l.path, l);
   for (const u of data.unmerged) lines.set(u.path, { x: u.code[0]!, y: u.code[1]!, path: u.path });
   const sorted = [...lines.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const l of sorted) out += `${l.x}${l.y} ${l.from !== undefined ? `${show(l.from)} -> ${show(l.path)}` : show(l.path)}\n`;
-  for (const p of data.untracked) out += `?? ${show(p)}\n`;
+  for (const l of sorted) {
+    if (l.from === undefined) out += `${l.x}${l.y} ${show(l.path)}${end}`;
+    else if (opts.nul) out += `${l.x}${l.y} ${l.path}\0${l.from}\0`;
+    else out += `${l.x}${l.y} ${show(l.from)} -> ${show(l.path)}\n`;
+  }
+  for (const p of data.untracked) out += `?? ${show(p)}${end}`;
   return out;
 }

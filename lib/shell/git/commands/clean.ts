@@ -31,10 +31,12 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const dry = a.has("-n");
   if (!dry && !a.has("-f")) throw fatal("clean.requireForce defaults to true and neither -i, -n, nor -f given; refusing to clean");
   if (a.has("-x") && a.has("-X")) throw fatal("-x and -X cannot be used together");
-  const dirs = a.has("-d");
   const withIgnored = a.has("-x");
   const onlyIgnored = a.has("-X");
   const specs = [...a.positionals, ...(a.afterDashDash ?? [])];
+  // "If a <pathspec> is specified, -d is irrelevant; all untracked files matching the specified
+  // paths will be removed" (git-clean(1)).
+  const dirs = a.has("-d") || specs.length > 0;
   const match = ctx.work.pathspec(specs);
 
   const untracked = (await ctx.work.status()).filter((e) => e.index === "?").map((e) => e.path);
@@ -102,7 +104,15 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     }
   }
 
-  const chosen = [...new Set(units)].filter((u) => match(u.replace(/\/$/, ""))).sort(compareStrings);
+  // A directory the pathspec does not name whole gives up the files inside it that it does name.
+  const candidates = onlyIgnored ? ignoredFiles : withIgnored ? [...untracked, ...ignoredFiles] : untracked;
+  const picked = new Set<string>();
+  for (const u of new Set(units)) {
+    const p = u.replace(/\/$/, "");
+    if (match(p)) picked.add(u);
+    else if (u.endsWith("/") && specs.length > 0) for (const f of candidates) if (f.startsWith(p + "/") && match(f)) picked.add(f);
+  }
+  const chosen = [...picked].sort(compareStrings);
   let out = "";
   for (const u of chosen) {
     out += `${dry ? "Would remove" : "Removing"} ${cquote(ctx.work.display(u.replace(/\/$/, "")))}${u.endsWith("/") ? "/" : ""}\n`;

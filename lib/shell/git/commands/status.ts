@@ -36,9 +36,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     data.unstaged = data.unstaged.filter((l) => match(l.path));
     data.untracked = data.untracked.filter((p) => match(p.replace(/\/$/, "")) || specs.some((s) => ctx.work.repoPath(s).startsWith(p)));
   }
-  const porcelain = a.has("--porcelain");
+  // -z: NUL-terminated and unquoted, and the porcelain format unless another short one is asked for.
+  const nul = a.has("-z");
+  const porcelain = a.has("--porcelain") || (nul && !a.has("-s"));
   if (porcelain || a.has("-s")) {
-    ctx.io.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b") }));
+    ctx.io.out(shortStatus(ctx, data, { porcelain, branch: a.has("-b"), nul }));
   } else {
     ctx.io.out(await longStatus(ctx, data));
   }

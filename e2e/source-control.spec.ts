@@ -1,0 +1,162 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Page } from "@playwright/test";
+import { test, expect, treeItem, typeInEditor } from "./fixtures";
+import { startGitHttpServer } from "./helpers/git-http-server";
+
+type Server = Awaited<ReturnType<typeof startGitHttpServer>>;
+
+/** Native git, without blocking this process (the git server runs in it). */
+async function native(server: Server, cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)("git", args, { cwd, env: server.env, encoding: "utf8" });
+  return stdout;
+}
+
+async function nativeCommit(server: Server, file: string, content: string, message: string) {
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-e2e-scm-"));
+  try {
+    await native(server, other, "clone", "-q", server.bare, ".");
+    fs.writeFileSync(path.join(other, file), content);
+    await native(server, other, "commit", "-qam", message);
+    await native(server, other, "push", "-q", "origin", "main");
+  } finally {
+    fs.rmSync(other, { recursive: true, force: true });
+  }
+}
+
+function view(page: Page) {
+  return page.getByRole("region", { name: "Source Control" });
+}
+function group(page: Page, name: "Changes" | "Staged Changes" | "Merge Changes") {
+  return view(page).getByRole("region", { name, exact: true });
+}
+function fileRow(page: Page, g: "Changes" | "Staged Changes" | "Merge Changes", file: string) {
+  return group(page, g).locator(`li[data-path="${file}"]`);
+}
+
+async function cloneAndOpenView(page: Page, server: Server) {
+  await page.goto("/");
+  const form = page.getByRole("form", { name: "Clone repository" });
+  await form.getByLabel("Repository URL").fill(server.url);
+  await form.getByRole("button", { name: "Clone" }).click();
+  await page.waitForURL(/\/w\//);
+  await expect(treeItem(page, "hello.txt")).toBeVisible();
+  await page.getByRole("tab", { name: "Source Control" }).click();
+  await expect(view(page).getByTestId("scm-branch")).toHaveText("⎇ main");
+  await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
+}
+
+async function editAndSave(page: Page, file: string, text: string) {
+  await page.getByRole("tab", { name: "Explorer" }).click();
+  await treeItem(page, file).click();
+  await typeInEditor(page, "", file); // click into the file's editor
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.type(text);
+  await page.keyboard.press("Control+s");
+  await page.getByRole("tab", { name: "Source Control" }).click();
+}
+
+test("Source Control view: stage, unstage, commit with Ctrl+Enter, push; native git agrees; a native push comes back with Pull", async ({ page }) => {
+  const server = await startGitHttpServer({ "hello.txt": "first line\n", "src/app.js": "export const v = 1;\n" }, { receivePack: true });
+  try {
+    await cloneAndOpenView(page, server);
+    await expect(group(page, "Changes")).toContainText("No changes.");
+
+    await editAndSave(page, "hello.txt", "edited in the app ");
+    await expect(fileRow(page, "Changes", "hello.txt")).toContainText("M");
+    await fileRow(page, "Changes", "hello.txt").hover();
+    await view(page).getByRole("button", { name: "Stage hello.txt" }).click();
+    await expect(fileRow(page, "Staged Changes", "hello.txt")).toBeVisible();
+    await expect(group(page, "Changes")).toContainText("No changes.");
+    await fileRow(page, "Staged Changes", "hello.txt").hover();
+    await view(page).getByRole("button", { name: "Unstage hello.txt" }).click();
+    await expect(fileRow(page, "Changes", "hello.txt")).toBeVisible();
+    await expect(group(page, "Staged Changes")).toHaveCount(0);
+
+    // Nothing staged: the view offers to stage everything and commit.
+    const box = view(page).getByLabel("Commit message");
+    await box.click();
+    await page.keyboard.type("Edit hello from the view");
+    await page.keyboard.press("Control+Enter");
+    const ask = view(page).getByRole("alertdialog", { name: "No staged changes" });
+    await expect(ask).toBeVisible();
+    await ask.getByRole("button", { name: "Stage all and commit" }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Committed." })).toBeVisible();
+    await expect(box).toHaveValue("");
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑1 ↓0");
+
+    await view(page).getByRole("button", { name: "Push", exact: true }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
+    expect(await native(server, server.bare, "log", "-1", "--format=%s", "main")).toBe("Edit hello from the view\n");
+    expect(await native(server, server.bare, "show", "main:hello.txt")).toBe("edited in the app first line\n");
+    await native(server, server.bare, "fsck", "--strict", "--no-dangling");
+    await view(page).getByText(/^Output/).click();
+    await expect(view(page).getByTestId("scm-output")).toContainText("$ git push");
+    await expect(view(page).getByTestId("scm-output")).toContainText("main -> main");
+
+    // Someone else pushes; Fetch shows it behind, Pull brings it into the tree and the editor.
+    await nativeCommit(server, "src/app.js", "export const v = 2;\n", "native change");
+    await view(page).getByRole("button", { name: "Fetch" }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓1");
+    await view(page).getByRole("button", { name: "Pull" }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
+    await page.getByRole("tab", { name: "Explorer" }).click();
+    await treeItem(page, "src").click();
+    await treeItem(page, "src/app.js").click();
+    await expect(page.getByTestId("code-editor")).toContainText("export const v = 2;");
+  } finally {
+    await server.close();
+  }
+});
+
+test("Source Control view: discard is undoable; a conflicting Sync lists the conflict, resolved in the editor and pushed", async ({ page }) => {
+  const server = await startGitHttpServer({ "hello.txt": "base line\n" }, { receivePack: true });
+  try {
+    await cloneAndOpenView(page, server);
+
+    // Discard, then Undo: the edit comes back.
+    await editAndSave(page, "hello.txt", "my idea ");
+    await fileRow(page, "Changes", "hello.txt").hover();
+    await view(page).getByRole("button", { name: "Discard changes in hello.txt" }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Discarded hello.txt." })).toBeVisible();
+    await expect(group(page, "Changes")).toContainText("No changes.");
+    await expect(page.getByTestId("code-editor")).toContainText("base line");
+    await expect(page.getByTestId("code-editor")).not.toContainText("my idea");
+    await view(page).getByRole("button", { name: "Undo" }).click();
+    await expect(fileRow(page, "Changes", "hello.txt")).toBeVisible();
+    await expect(page.getByTestId("code-editor")).toContainText("my idea base line");
+
+    // Commit ours; the server gets a conflicting change; Sync merges and stops on the conflict.
+    await view(page).getByRole("button", { name: "Stage all changes" }).click();
+    await view(page).getByLabel("Commit message").fill("ours");
+    await view(page).getByRole("button", { name: "Commit", exact: true }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑1 ↓0");
+    await nativeCommit(server, "hello.txt", "their line\n", "theirs");
+    await view(page).getByRole("button", { name: "Sync" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "CONFLICT" })).toHaveText(/CONFLICT \(content\): Merge conflict in hello\.txt/);
+    await expect(fileRow(page, "Merge Changes", "hello.txt")).toBeVisible();
+    await expect(page.getByTestId("code-editor")).toContainText("<<<<<<< HEAD");
+
+    // Resolve by hand in the editor, mark resolved, commit the merge, push.
+    await fileRow(page, "Merge Changes", "hello.txt").getByRole("button", { name: /hello\.txt/ }).first().click();
+    await page.getByTestId("code-editor").locator(".view-lines").click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("both lines\n");
+    await page.keyboard.press("Control+s");
+    await view(page).getByRole("button", { name: "Mark hello.txt resolved" }).click();
+    await expect(fileRow(page, "Staged Changes", "hello.txt")).toBeVisible();
+    await expect(group(page, "Merge Changes")).toHaveCount(0);
+    await view(page).getByRole("button", { name: "Commit", exact: true }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Committed." })).toBeVisible();
+    await view(page).getByRole("button", { name: "Push", exact: true }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
+    expect(await native(server, server.bare, "show", "main:hello.txt")).toBe("both lines\n");
+    expect((await native(server, server.bare, "log", "-1", "--format=%P", "main")).trim().split(" ")).toHaveLength(2);
+    await native(server, server.bare, "fsck", "--strict", "--no-dangling");
+  } finally {
+    await server.close();
+  }
+});
