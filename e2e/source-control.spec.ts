@@ -112,7 +112,7 @@ test("Source Control view: stage, unstage, commit with Ctrl+Enter, push; native 
   }
 });
 
-test("Source Control view: discard is undoable; a conflicting Sync lists the conflict, resolved in the editor and pushed", async ({ page }) => {
+test("Source Control view: discard is undoable; a conflicting Sync lists the conflict, the merge editor resolves it, pushed", async ({ page }) => {
   const server = await startGitHttpServer({ "hello.txt": "base line\n" }, { receivePack: true });
   try {
     await cloneAndOpenView(page, server);
@@ -140,20 +140,32 @@ test("Source Control view: discard is undoable; a conflicting Sync lists the con
     await expect(fileRow(page, "Merge Changes", "hello.txt")).toBeVisible();
     await expect(page.getByTestId("code-editor")).toContainText("<<<<<<< HEAD");
 
-    // Resolve by hand in the editor, mark resolved, commit the merge, push.
+    // The merge editor: both sides next to each other; Accept Both, Undo, Accept Both, Complete Merge.
     await fileRow(page, "Merge Changes", "hello.txt").getByRole("button", { name: /hello\.txt/ }).first().click();
-    await page.getByTestId("code-editor").locator(".view-lines").click();
-    await page.keyboard.press("Control+a");
-    await page.keyboard.type("both lines\n");
-    await page.keyboard.press("Control+s");
-    await view(page).getByRole("button", { name: "Mark hello.txt resolved" }).click();
+    const merge = page.getByRole("region", { name: "Merge editor" });
+    await expect(merge.getByRole("status")).toHaveText("1 conflict left");
+    const conflict = merge.getByRole("region", { name: "Conflict 1" });
+    await expect(conflict.getByLabel("Current")).toHaveText("my idea base line");
+    await expect(conflict.getByLabel("Incoming")).toHaveText("their line");
+    await expect(merge.getByRole("button", { name: "Complete Merge" })).toBeDisabled();
+    await conflict.getByRole("button", { name: "Accept Incoming" }).click();
+    await expect(merge.getByRole("status")).toHaveText("No conflicts left");
+    await merge.getByRole("button", { name: "Undo" }).click();
+    await expect(merge.getByRole("status")).toHaveText("1 conflict left");
+    await merge.getByRole("region", { name: "Conflict 1" }).getByRole("button", { name: "Accept Both" }).click();
+    await expect(merge.getByTestId("merge-result")).toHaveText("my idea base line\ntheir line\n", { useInnerText: true });
+    await merge.getByRole("button", { name: "Complete Merge" }).click();
+    await expect(merge).toHaveCount(0);
     await expect(fileRow(page, "Staged Changes", "hello.txt")).toBeVisible();
     await expect(group(page, "Merge Changes")).toHaveCount(0);
+    // An empty message concludes the merge with git's prepared one.
+    await expect(view(page).getByLabel("Commit message")).toHaveAttribute("placeholder", /^Merge: /);
     await view(page).getByRole("button", { name: "Commit", exact: true }).click();
     await expect(view(page).getByRole("status").filter({ hasText: "Committed." })).toBeVisible();
     await view(page).getByRole("button", { name: "Push", exact: true }).click();
     await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
-    expect(await native(server, server.bare, "show", "main:hello.txt")).toBe("both lines\n");
+    expect(await native(server, server.bare, "show", "main:hello.txt")).toBe("my idea base line\ntheir line\n");
+    expect(await native(server, server.bare, "log", "-1", "--format=%s", "main")).toMatch(/^Merge branch 'main' of /);
     expect((await native(server, server.bare, "log", "-1", "--format=%P", "main")).trim().split(" ")).toHaveLength(2);
     await native(server, server.bare, "fsck", "--strict", "--no-dangling");
   } finally {

@@ -28,6 +28,7 @@ export function SourceControlView(props: {
   readOnly: boolean;
   onOpenDiff: (path: string) => void;
   onOpenFile: (path: string) => void;
+  onOpenMerge: (path: string) => void;
   onError: (e: unknown) => void;
   onDone: () => void;
 }) {
@@ -178,7 +179,7 @@ export function SourceControlView(props: {
         <Group title="Merge Changes" count={conflicts.length}>
           {conflicts.map((c) => (
             <li key={c.path} data-path={c.path}>
-              <button className="scm-file" onClick={() => props.onOpenFile(c.path)} title={`${c.path} — conflict (${c.code})`}>
+              <button className="scm-file" onClick={() => (c.code === "UU" || c.code === "AA" ? props.onOpenMerge(c.path) : props.onOpenFile(c.path))} title={`${c.path} — ${CONFLICT_TITLE[c.code] ?? "conflict"}`}>
                 <span className="mono">{c.path}</span> <span className="scm-letter conflict">!</span>
               </button>
               <button className="scm-icon" disabled={disabled} aria-label={`Mark ${c.path} resolved`} title="Mark resolved (stage)" onClick={() => void run("stage", (s) => s.stage([c.path]))}>
@@ -250,6 +251,17 @@ export function SourceControlView(props: {
     </div>
   );
 }
+
+/** git status's words for each unmerged state; only UU and AA leave markers to resolve in the merge editor. */
+const CONFLICT_TITLE: Record<string, string> = {
+  UU: "both modified",
+  AA: "both added",
+  DD: "both deleted",
+  AU: "added by us",
+  UA: "added by them",
+  DU: "deleted by us",
+  UD: "deleted by them",
+};
 
 const BUSY: Record<ScmAction, string> = {
   refresh: "Reading…",

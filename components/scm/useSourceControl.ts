@@ -18,21 +18,28 @@ const OUTPUT_KEEP = 50;
  * when the workspace changes (the tree's decorations are recomputed on every file event) and
  * after each action; one action at a time.
  */
-export function useSourceControl(ws: WorkspaceState, readOnly: boolean) {
-  const scm = useMemo(
-    () =>
-      new SourceControl(
-        shellGitRunner({
-          fs: ws.wsfs.fs,
-          wsfs: readOnly ? ws.wsfs.readOnlyView() : ws.wsfs,
-          mountPoint: DEFAULT_MOUNT_POINT,
-          readOnly,
-          transport: () => browserGitTransport(),
-        }),
-        createCheckpointService(ws.wsfs, { readMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) }),
-      ),
-    [ws.wsfs, ws.meta.id, readOnly],
+const instances = new WeakMap<object, { readOnly: boolean; scm: SourceControl }>();
+
+/** One SourceControl per open workspace and role, shared by the view and the merge editor (one Output log). */
+export function sourceControlFor(ws: WorkspaceState, readOnly: boolean): SourceControl {
+  const known = instances.get(ws.wsfs);
+  if (known && known.readOnly === readOnly) return known.scm;
+  const scm = new SourceControl(
+    shellGitRunner({
+      fs: ws.wsfs.fs,
+      wsfs: readOnly ? ws.wsfs.readOnlyView() : ws.wsfs,
+      mountPoint: DEFAULT_MOUNT_POINT,
+      readOnly,
+      transport: () => browserGitTransport(),
+    }),
+    createCheckpointService(ws.wsfs, { readMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) }),
   );
+  instances.set(ws.wsfs, { readOnly, scm });
+  return scm;
+}
+
+export function useSourceControl(ws: WorkspaceState, readOnly: boolean) {
+  const scm = useMemo(() => sourceControlFor(ws, readOnly), [ws, readOnly]);
   const [status, setStatus] = useState<ScmStatus>();
   const [statusError, setStatusError] = useState<string>();
   const [busy, setBusy] = useState<ScmAction>();

@@ -3,6 +3,7 @@ import { WorkspaceDeletedDialog } from "./WorkspaceDeletedDialog";
 import { CredentialPromptHost } from "@/components/scm/CredentialDialog";
 import { SyncStatus } from "@/components/scm/SyncStatus";
 import { SourceControlView } from "@/components/scm/SourceControlView";
+import { MergeEditor } from "@/components/scm/MergeEditor";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
@@ -49,6 +50,7 @@ export default function Workbench({ id }: { id: string }) {
   const [quickOpen, setQuickOpen] = useState(false);
   const [reveal, setReveal] = useState<RevealRequest>();
   const [diff, setDiff] = useState<DiffView>();
+  const [mergePath, setMergePath] = useState<string>();
   const [toast, setToast] = useState<Toast>();
   const [activePath, setActivePath] = useState<string>();
   const [dockOpen, setDockOpen] = useState(false);
@@ -98,6 +100,7 @@ export default function Workbench({ id }: { id: string }) {
     async (path: string) => {
       if (!ws) return;
       setDiff(undefined);
+      setMergePath(undefined);
       try {
         await ws.docs.open(path);
         clearError();
@@ -112,6 +115,7 @@ export default function Workbench({ id }: { id: string }) {
     async (path: string) => {
       if (!ws) return;
       try {
+        setMergePath(undefined);
         const d = await diffFileAgainstHead({ fs: ws.wsfs.fs, dir: ws.wsfs.dir }, path);
         if (d.binary) throw new Error(`${path} is binary: no text diff.`);
         const doc = ws.docs.get(path);
@@ -344,7 +348,7 @@ export default function Workbench({ id }: { id: string }) {
                     onJump={(p) => void open(p.path).then(() => setReveal({ path: p.path, line: p.line, column: p.column, length: p.endLine === p.line ? Math.max(0, p.endColumn - p.column) : 0, nonce: Date.now() }))}
                   />
                 ) : sidebar === "scm" ? (
-                  <SourceControlView ws={ws} readOnly={readOnly} onOpenDiff={(p) => void showDiff(p)} onOpenFile={(p) => void open(p)} onError={report} onDone={clearError} />
+                  <SourceControlView ws={ws} readOnly={readOnly} onOpenDiff={(p) => void showDiff(p)} onOpenFile={(p) => void open(p)} onOpenMerge={(p) => { setDiff(undefined); setMergePath(p); }} onError={report} onDone={clearError} />
                 ) : sidebar === "explorer" ? (
                   <FileTree nodes={ws.tree} loading={!ws.loaded.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
                 ) : (
@@ -377,6 +381,9 @@ export default function Workbench({ id }: { id: string }) {
                   )
                 }
                 top={
+              mergePath ? (
+                <MergeEditor ws={ws} path={mergePath} readOnly={readOnly} onClose={() => setMergePath(undefined)} onOpenInEditor={(p) => void open(p)} onError={report} />
+              ) : (
               <EditorArea
                 store={ws.docs}
                 readOnly={readOnly}
@@ -388,6 +395,7 @@ export default function Workbench({ id }: { id: string }) {
                 onSave={(p) => ws.docs.save(p).then(clearError, report)}
                 onError={(m) => setToast({ message: m, error: true })}
               />
+              )
                 }
               />
             }
