@@ -19,6 +19,8 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
   const folderInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<{ done: number; total?: number; label: string }>();
   const [error, setError] = useState<string>();
+  /** Bring the files the project's .gitignore files ignore (node_modules, build output) too. */
+  const [includeIgnored, setIncludeIgnored] = useState(false);
   /** A large archive waits here until the user has seen its size and said yes. */
   const [largeZip, setLargeZip] = useState<{ name: string; bytes: Uint8Array; message: string }>();
 
@@ -27,7 +29,7 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
     setProgress({ done: 0, label: "Reading" });
     try {
       const entries = stripCommonRoot(await read());
-      const meta = await workspaceManager().create(name, { kind, entries, detail: name }, (done, total) =>
+      const meta = await workspaceManager().create(name, { kind, entries, detail: name, includeIgnored }, (done, total) =>
         setProgress({ done, total, label: `Importing ${done}/${total} files` }),
       );
       props.onCreated(meta);
@@ -100,6 +102,12 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
           Import session (.bundle)…
         </button>
       </div>
+      <p className="muted" style={{ margin: "6px 0 0" }}>
+        A folder or archive holding <code>.git</code> keeps its history, branches and remotes.{" "}
+        <label>
+          <input type="checkbox" checked={includeIgnored} onChange={(e) => setIncludeIgnored(e.target.checked)} /> Include ignored files (node_modules, build output…)
+        </label>
+      </p>
       <input ref={bundleInput} type="file" accept=".bundle" hidden data-testid="import-bundle-input" onChange={(e) => void onBundle(e.target.files?.[0])} />
       <input
         ref={zipInput}

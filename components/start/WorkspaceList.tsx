@@ -30,13 +30,13 @@ export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; 
     }
   };
 
-  const exportWorkspace = async (meta: WorkspaceMeta) => {
+  const exportWorkspace = async (meta: WorkspaceMeta, withHistory = false) => {
     setError(undefined);
     setExporting({ id: meta.id, done: 0, total: meta.fileCount });
     try {
       const { wsfs } = await workspaceManager().open(meta.id);
-      const bytes = await exportZip(wsfs, (done, total) => setExporting({ id: meta.id, done, total }));
-      downloadBytes(bytes, `${safeFileName(meta.name)}.zip`, "application/zip");
+      const bytes = await exportZip(wsfs, (done, total) => setExporting({ id: meta.id, done, total }), { withHistory });
+      downloadBytes(bytes, `${safeFileName(meta.name)}${withHistory ? "-with-history" : ""}.zip`, "application/zip");
     } catch (e) {
       setError(`Export failed: ${(e as Error).message}`);
     } finally {
@@ -91,8 +91,11 @@ export function WorkspaceList(props: { workspaces: WorkspaceMeta[] | undefined; 
               </td>
               <td className="actions">
                 <button onClick={() => setRenaming({ id: ws.id, name: ws.name })}>Rename</button>{" "}
-                <button onClick={() => void exportWorkspace(ws)} disabled={!!exporting}>
+                <button onClick={() => void exportWorkspace(ws)} disabled={!!exporting} title="The files, without .git">
                   Export .zip
+                </button>{" "}
+                <button onClick={() => void exportWorkspace(ws, true)} disabled={!!exporting} title="The files and the repository (.git: history, branches, remotes)">
+                  Export with history
                 </button>{" "}
                 <button onClick={async () => setDeleting({ ...ws, openTabs: await countOpenTabs(navigator.locks, ws.id).catch(() => undefined) })}>Delete</button>
               </td>

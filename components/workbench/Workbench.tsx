@@ -51,6 +51,7 @@ export default function Workbench({ id }: { id: string }) {
   const [reveal, setReveal] = useState<RevealRequest>();
   const [diff, setDiff] = useState<DiffView>();
   const [mergePath, setMergePath] = useState<string>();
+  const [importNotesSeen, setImportNotesSeen] = useState(true);
   const [toast, setToast] = useState<Toast>();
   const [activePath, setActivePath] = useState<string>();
   const [dockOpen, setDockOpen] = useState(false);
@@ -63,6 +64,12 @@ export default function Workbench({ id }: { id: string }) {
   }, []);
 
   useEffect(exposeTestHooks, []);
+
+  // What an import left out or changed is said once, until dismissed.
+  const importNotesKey = ws ? `tabula.importNotesSeen.${ws.meta.id}` : undefined;
+  useEffect(() => {
+    if (importNotesKey) setImportNotesSeen(localStorage.getItem(importNotesKey) === "1");
+  }, [importNotesKey]);
 
   useEffect(() => {
     if (!ws) return;
@@ -285,6 +292,22 @@ export default function Workbench({ id }: { id: string }) {
             : `A checkpoint restore was interrupted last time (the tab closed mid-way). It has been rolled back: ${ws.restoreRecovery.paths} file${ws.restoreRecovery.paths === 1 ? " is" : "s are"} as before the restore, nothing was lost. That state is also kept at ${ws.restoreRecovery.savedRef}.`}
         </div>
       )}
+      {!importNotesSeen && ws.meta.origin.notes?.length ? (
+        <div className="banner" role="status" data-testid="import-notes" style={{ margin: "4px 8px" }}>
+          {ws.meta.origin.history ? "Imported with its git history. " : "Imported. "}
+          {ws.meta.origin.notes.join(" ")}{" "}
+          <button
+            className="link"
+            aria-label="Dismiss"
+            onClick={() => {
+              localStorage.setItem(importNotesKey!, "1");
+              setImportNotesSeen(true);
+            }}
+          >
+            ×
+          </button>
+        </div>
+      ) : null}
       {toast && (
         <div className={`banner${toast.error ? " error" : ""}`} role={toast.error ? "alert" : "status"} style={{ margin: "4px 8px" }}>
           {toast.message}{" "}

@@ -14,14 +14,16 @@ export const MAX_IMPORT_FILES = 50_000;
 
 /**
  * Validate every entry before a single byte is written, so a bad archive never leaves a
- * half-imported workspace: paths are normalised and confined, `.git/` content is dropped
- * (the workspace gets its own repository), duplicates are refused.
+ * half-imported workspace: paths are normalised and confined, duplicates are refused. The
+ * root `.git/` content is set apart in `git` (import-history.ts decides whether it makes a
+ * repository); any other `.git` path (a `.git` file, a differently cased `.GIT`) is skipped.
  */
-export function planImport(entries: ImportEntry[]): { entries: ImportEntry[]; skipped: string[] } {
+export function planImport(entries: ImportEntry[]): { entries: ImportEntry[]; skipped: string[]; git: ImportEntry[] } {
   if (entries.length > MAX_IMPORT_FILES) throw new Error(`Too many files to import (${entries.length}; the limit is ${MAX_IMPORT_FILES}).`);
   const seen = new Set<string>();
   const out: ImportEntry[] = [];
   const skipped: string[] = [];
+  const git: ImportEntry[] = [];
   for (const entry of entries) {
     let path: string;
     try {
@@ -31,14 +33,17 @@ export function planImport(entries: ImportEntry[]): { entries: ImportEntry[]; sk
     }
     if (!path) continue;
     if (isGitInternal(path)) {
-      skipped.push(path);
+      if (path.startsWith(".git/") && !seen.has(path)) {
+        seen.add(path);
+        git.push({ ...entry, path });
+      } else skipped.push(path);
       continue;
     }
     if (seen.has(path)) throw new Error(`The archive holds "${path}" twice.`);
     seen.add(path);
     out.push({ ...entry, path });
   }
-  return { entries: out, skipped };
+  return { entries: out, skipped, git };
 }
 
 /** Archives made by "Download ZIP" wrap everything in one folder: drop it. */

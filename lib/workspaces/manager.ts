@@ -27,7 +27,7 @@ export interface OpenedWorkspace {
 type Source =
   | { kind: "empty" }
   | { kind: "sample" }
-  | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string }
+  | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string; includeIgnored?: boolean }
   | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void; auth?: AuthCallbacks; depth?: number }
   /** A session exported as a git bundle: branch, checkpoints and files; the session goes to `onImported`. */
   | { kind: "bundle"; bytes: Uint8Array; detail?: string; onImported?: (r: import("../share/session-bundle").SessionImport) => void };
@@ -47,6 +47,7 @@ export class WorkspaceManager {
     const name = validateWorkspaceName(rawName);
     const id = newWorkspaceId(this.env.randomBytes);
     const wsfs = this.workspaceFs(id);
+    let imported: { history: boolean; notes: string[] } | undefined;
     try {
       if (source.kind === "clone") {
         await cloneRepository({ fs: wsfs.fs, dir: wsfs.dir }, source.url, {
@@ -71,7 +72,8 @@ export class WorkspaceManager {
               ? []
               : source.entries;
         const message = source.kind === "sample" ? "Sample project" : source.kind === "empty" ? "" : `Import ${source.detail ?? name}`;
-        await populateWorkspace(wsfs, entries, { message, onProgress, signal });
+        const r = await populateWorkspace(wsfs, entries, { message, onProgress, signal, includeIgnored: source.kind === "zip" || source.kind === "folder" ? source.includeIgnored : true });
+        if (source.kind === "zip" || source.kind === "folder") imported = { history: r.history, notes: r.notes };
       }
       const size = await workingTreeSize(wsfs);
       const now = this.env.now();
@@ -81,7 +83,12 @@ export class WorkspaceManager {
         createdAt: now,
         lastOpenedAt: now,
         ...size,
-        origin: { kind: source.kind, detail: source.kind === "clone" ? source.url : source.kind === "zip" || source.kind === "folder" || source.kind === "bundle" ? source.detail : undefined },
+        origin: {
+          kind: source.kind,
+          detail: source.kind === "clone" ? source.url : source.kind === "zip" || source.kind === "folder" || source.kind === "bundle" ? source.detail : undefined,
+          ...(imported?.history ? { history: true } : {}),
+          ...(imported?.notes.length ? { notes: imported.notes } : {}),
+        },
       };
       await this.env.registry.add(meta);
       return meta;

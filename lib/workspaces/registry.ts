@@ -9,7 +9,14 @@ export interface WorkspaceMeta {
   /** Bytes of working-tree files (excluding .git), refreshed when the workspace is opened or saved. */
   sizeBytes: number;
   fileCount: number;
-  origin: { kind: "empty" | "sample" | "zip" | "folder" | "clone" | "bundle"; detail?: string };
+  origin: {
+    kind: "empty" | "sample" | "zip" | "folder" | "clone" | "bundle";
+    detail?: string;
+    /** An import that kept the repository it held (history, branches, remotes). */
+    history?: boolean;
+    /** What the import left out or changed, for the workbench to say once. */
+    notes?: string[];
+  };
 }
 
 const NAME_MAX = 80;

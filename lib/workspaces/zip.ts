@@ -1,4 +1,5 @@
-import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync, zip, type UnzipFile, type Zippable } from "fflate";
+import { Unzip, UnzipInflate, UnzipPassThrough, strFromU8, strToU8, unzipSync, zip, type UnzipFile, type Zippable } from "fflate";
+import type { IsoFs } from "../fs/types";
 import type { WorkspaceFs } from "../fs/workspace-fs";
 import { formatBytes } from "../editor/file-kind";
 import { MAX_IMPORT_FILES, type ImportEntry, type Progress } from "./import-entries";
@@ -129,17 +130,62 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-/** Zip the working tree (never `.git`), with progress while files are read. */
-export async function exportZip(wsfs: WorkspaceFs, onProgress?: Progress): Promise<Uint8Array> {
+/**
+ * Zip the working tree, with progress while files are read. `withHistory` adds the repository
+ * (`.git`: history, branches, tags, remotes, the index), so that the archive unpacks into a
+ * clone native git takes as it is; the checkpoint engine's private data (`.git/tabula/`,
+ * `refs/tabula/`) stays out.
+ */
+export async function exportZip(wsfs: WorkspaceFs, onProgress?: Progress, opts: { withHistory?: boolean } = {}): Promise<Uint8Array> {
   const paths = await wsfs.listFiles("");
+  const gitFiles = opts.withHistory ? await listGitDir(wsfs.fs, wsfs.dir) : [];
+  const total = paths.length + gitFiles.length;
   const tree: Zippable = {};
   let done = 0;
   for (const path of paths) {
     tree[path] = [await wsfs.readFile(path), { level: 6 }];
     done++;
-    if (onProgress && (done % 10 === 0 || done === paths.length)) onProgress(done, paths.length, path);
+    if (onProgress && (done % 10 === 0 || done === total)) onProgress(done, total, path);
+  }
+  const root = wsfs.dir.endsWith("/") ? wsfs.dir.slice(0, -1) : wsfs.dir;
+  // Directory entries git needs even when empty (refs packed away): without refs/ it is no repository.
+  if (opts.withHistory) for (const d of [".git/refs/heads", ".git/refs/tags", ".git/objects"]) tree[d] = {};
+  for (const rel of gitFiles) {
+    let data = asBytes(await wsfs.fs.promises.readFile(`${root}/${rel}`));
+    if (rel === ".git/packed-refs") data = strToU8(strFromU8(data).split("\n").filter((l) => !/ refs\/tabula\//.test(l)).join("\n"));
+    // Packs and loose objects are compressed already.
+    tree[rel] = [data, { level: rel.startsWith(".git/objects/") ? 0 : 6 }];
+    done++;
+    if (onProgress && (done % 10 === 0 || done === total)) onProgress(done, total, rel);
   }
   return new Promise((resolve, reject) =>
     zip(tree, { level: 6 }, (error, data) => (error ? reject(error) : resolve(data))),
   );
+}
+
+/** Every file under `.git` but the checkpoint engine's own, as ".git/…" paths. */
+async function listGitDir(fs: IsoFs, dir: string): Promise<string[]> {
+  const root = dir.endsWith("/") ? dir.slice(0, -1) : dir;
+  const out: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    if (rel === ".git/tabula" || rel === ".git/refs/tabula") return;
+    let names: string[];
+    try {
+      names = (await fs.promises.readdir(`${root}/${rel}`)) as string[];
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      const child = `${rel}/${name}`;
+      const st = await fs.promises.lstat(`${root}/${child}`);
+      if (st.isDirectory()) await walk(child);
+      else if (st.isFile()) out.push(child);
+    }
+  };
+  await walk(".git");
+  return out;
+}
+
+function asBytes(data: unknown): Uint8Array {
+  return typeof data === "string" ? strToU8(data) : (data as Uint8Array);
 }

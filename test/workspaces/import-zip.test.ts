@@ -5,14 +5,16 @@ import { readZip, exportZip } from "../../lib/workspaces/zip";
 import { tempWorkspace } from "../helpers/node-workspace";
 
 describe("import planning", () => {
-  it("normalises paths, drops .git content, refuses escapes and duplicates", () => {
+  it("normalises paths, sets the root .git apart, skips other .git paths, refuses escapes and duplicates", () => {
     const plan = planImport([
       { path: "a/./b.txt", data: "1" },
       { path: ".git/config", data: "x" },
+      { path: ".git", data: "gitdir: ../elsewhere" },
       { path: "c.txt", data: "2" },
     ]);
     expect(plan.entries.map((e) => e.path)).toEqual(["a/b.txt", "c.txt"]);
-    expect(plan.skipped).toEqual([".git/config"]);
+    expect(plan.git.map((e) => e.path)).toEqual([".git/config"]);
+    expect(plan.skipped).toEqual([".git"]);
     expect(() => planImport([{ path: "../../etc/passwd", data: "" }])).toThrow(/escape/i);
     expect(() => planImport([{ path: "a\u0000b", data: "" }])).toThrow();
     expect(() => planImport([{ path: "x.txt", data: "" }, { path: "./x.txt", data: "" }])).toThrow(/twice/);
