@@ -62,6 +62,11 @@ const DEFLATE_FAST = { level: 1, mem: 4 } as const;
 const AUTO_FLUSH_BYTES = 96 * 1024 * 1024;
 const IO_LIMIT = 32;
 const PACK_CACHE_BYTES = 96 * 1024 * 1024;
+/**
+ * Objects a delta was applied to, kept for the next delta on the same base: git packs trees and
+ * commits in delta chains, and a history walk (log, blame) meets the same bases again and again.
+ */
+const DELTA_BASE_CACHE_BYTES = 32 * 1024 * 1024;
 
 
 
@@ -86,13 +91,19 @@ export class ObjectStore {
   private own: { key: string; names: Set<string> } | undefined;
   private packBytes = new Map<string, Uint8Array>();
   private packBytesTotal = 0;
+  private readonly packCacheBytes: number;
+  private bases = new Map<string, StoredObject>();
+  private basesBytes = 0;
   readonly knownDirs = new Set<string>();
 
+  /** `packCacheBytes`: how much pack data to keep in memory (a pack bigger than this is re-read per object). */
   constructor(
     readonly fs: IsoFs,
     readonly gitdir: string,
+    opts: { packCacheBytes?: number } = {},
   ) {
     this.objectsDir = joinAbs(gitdir, "objects");
+    this.packCacheBytes = opts.packCacheBytes ?? PACK_CACHE_BYTES;
   }
 
   loosePath(oid: string): string {
@@ -142,6 +153,8 @@ export class ObjectStore {
     this.packListKey = "\0";
     this.packBytes.clear();
     this.packBytesTotal = 0;
+    this.bases.clear();
+    this.basesBytes = 0;
   }
 
   /** The pack holding `oid` (among those known since the last refresh) and its offset. */
@@ -211,12 +224,12 @@ export class ObjectStore {
   }
 
   rememberPack(name: string, bytes: Uint8Array): void {
-    if (bytes.length > PACK_CACHE_BYTES) return;
+    if (bytes.length > this.packCacheBytes) return;
     this.dropPackBytes(name);
     this.packBytes.set(name, bytes);
     this.packBytesTotal += bytes.length;
     for (const [n, b] of this.packBytes) {
-      if (this.packBytesTotal <= PACK_CACHE_BYTES) break;
+      if (this.packBytesTotal <= this.packCacheBytes) break;
       this.packBytes.delete(n);
       this.packBytesTotal -= b.length;
     }
@@ -228,6 +241,28 @@ export class ObjectStore {
       this.packBytes.delete(name);
       this.packBytesTotal -= b.length;
     }
+  }
+
+  /** A delta's base entry, from the base cache when a walk met it before (LRU by bytes). */
+  private async deltaBase(pack: PackIndex, offset: number, depth: number): Promise<StoredObject> {
+    const key = `${pack.name}@${offset}`;
+    const hit = this.bases.get(key);
+    if (hit) {
+      this.bases.delete(key);
+      this.bases.set(key, hit);
+      return hit;
+    }
+    const obj = await this.readPacked(pack, offset, depth);
+    if (obj.content.length <= DELTA_BASE_CACHE_BYTES / 8) {
+      this.bases.set(key, obj);
+      this.basesBytes += obj.content.length;
+      for (const [k, o] of this.bases) {
+        if (this.basesBytes <= DELTA_BASE_CACHE_BYTES) break;
+        this.bases.delete(k);
+        this.basesBytes -= o.content.length;
+      }
+    }
+    return obj;
   }
 
   private async readPacked(pack: PackIndex, offset: number, depth = 0): Promise<StoredObject> {
@@ -253,7 +288,7 @@ export class ObjectStore {
           c = bytes[pos++]!;
           rel = (rel + 1) * 128 + (c & 127);
         }
-        base = await this.readPacked(pack, offset - rel, depth + 1);
+        base = await this.deltaBase(pack, offset - rel, depth + 1);
       } else {
         const baseOid = toHex(bytes.subarray(pos, pos + 20));
         pos += 20;

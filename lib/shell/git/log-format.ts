@@ -40,7 +40,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
       const oid = stack.pop()!;
       if (hidden.has(oid)) continue;
       hidden.add(oid);
-      const { commit } = await git.readCommit({ ...ctx.repo.iso, oid });
+      const { commit } = await ctx.repo.readCommit(oid);
       stack.push(...parents(commit, oid));
     }
   }
@@ -56,7 +56,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
     for (const oid of include) {
       if (seen.has(oid) || hidden.has(oid)) continue;
       seen.add(oid);
-      insert(await git.readCommit({ ...ctx.repo.iso, oid }));
+      insert(await ctx.repo.readCommit(oid));
     }
     while (queue.length > 0) {
       const c = queue.shift()!;
@@ -64,7 +64,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
       for (const p of parents(c.commit, c.oid)) {
         if (seen.has(p) || hidden.has(p)) continue;
         seen.add(p);
-        insert(await git.readCommit({ ...ctx.repo.iso, oid: p }));
+        insert(await ctx.repo.readCommit(p));
       }
     }
   }
@@ -239,8 +239,10 @@ function expandFormat(template: string, c: Commit, deco: Map<string, string[]> |
 
 export async function commitChanges(ctx: GitContext, c: Commit, filter?: (p: string) => boolean): Promise<Change[]> {
   if (c.commit.parent.length > 1) return []; // merges: no diff by default, as git log -p
-  const parentTree = c.commit.parent.length === 0 ? await ctx.repo.treeOf(EMPTY_TREE) : await ctx.repo.treeOf(c.commit.parent[0]!);
-  return diffTrees(parentTree, await ctx.repo.treeOf(c.oid), filter);
+  // A parent cut off by a shallow clone: the commit is a root there, as git shows it.
+  const parentTree = c.commit.parent.length === 0 ? EMPTY_TREE : ((await ctx.repo.readCommit(c.commit.parent[0]!).catch(() => null))?.commit.tree ?? EMPTY_TREE);
+  const [before, after] = await ctx.repo.changedEntries(parentTree, c.commit.tree);
+  return diffTrees(before, after, filter);
 }
 
 async function diffOutput(ctx: GitContext, changes: Change[], mode: DiffMode): Promise<string> {

@@ -8,6 +8,7 @@ import { hiddenRuleOf, type HiddenPaths } from "../../fs/hidden-view";
 import type { IsoFs, IsoFsPromises } from "../../fs/types";
 import type { GitRepo } from "../../git/types";
 import { fatal, parseGitDate } from "./util";
+import { FastObjects } from "./fast-objects";
 
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 export const ZERO_OID = "0000000000000000000000000000000000000000";
@@ -73,6 +74,19 @@ export class GitRepository {
   /** Arguments every isomorphic-git call takes. */
   get iso(): { fs: FsClient; dir: string; gitdir: string; cache: object } {
     return { fs: this.fs as unknown as FsClient, dir: this.dir, gitdir: this.gitdir, cache: this.cache };
+  }
+
+  private fast: FastObjects | undefined;
+
+  /** Commits, trees and blobs read fast (fast-objects.ts): what history walks use. */
+  get objects(): FastObjects {
+    this.fast ??= new FastObjects({ fs: this.fs, dir: this.dir, gitdir: this.gitdir, cache: this.cache });
+    return this.fast;
+  }
+
+  /** isomorphic-git's readCommit result, read through `objects`. */
+  readCommit(oid: string) {
+    return this.objects.readCommit(oid);
   }
 
   /** The repository as lib/git's functions take it. */
@@ -284,6 +298,50 @@ export class GitRepository {
     return sorted;
   }
 
+  /**
+   * The blobs that differ between two trees, as two partial TreeMaps (what diffTrees needs:
+   * unchanged paths would be skipped there anyway), found by descending only into subtrees
+   * whose oids differ: O(changed) per commit, where treeOf flattens the whole tree.
+   */
+  async changedEntries(aTree: string, bTree: string): Promise<[TreeMap, TreeMap]> {
+    const a: TreeMap = new Map();
+    const b: TreeMap = new Map();
+    const isDir = (mode: string) => mode === "040000" || mode === "40000";
+    const isBlob = (mode: string) => !isDir(mode) && mode !== "160000";
+    const entries = async (tree: string | null) => (tree === null || tree === EMPTY_TREE ? [] : await this.objects.readTree(tree));
+    const addAll = async (tree: string, prefix: string, into: TreeMap): Promise<void> => {
+      for (const e of await entries(tree)) {
+        const path = prefix + e.name;
+        if (this.hidden?.ruleFor(path)) continue;
+        if (isDir(e.mode)) await addAll(e.oid, path + "/", into);
+        else if (isBlob(e.mode)) into.set(path, { oid: e.oid, mode: parseInt(e.mode, 8) });
+      }
+    };
+    const walk = async (x: string | null, y: string | null, prefix: string): Promise<void> => {
+      if (x === y) return;
+      const xs = new Map((await entries(x)).map((e) => [e.name, e]));
+      const ys = new Map((await entries(y)).map((e) => [e.name, e]));
+      for (const name of new Set([...xs.keys(), ...ys.keys()])) {
+        const ex = xs.get(name);
+        const ey = ys.get(name);
+        if (ex && ey && ex.oid === ey.oid && ex.mode === ey.mode) continue;
+        const path = prefix + name;
+        if (this.hidden?.ruleFor(path)) continue;
+        if (ex && ey && isDir(ex.mode) && isDir(ey.mode)) {
+          await walk(ex.oid, ey.oid, path + "/");
+          continue;
+        }
+        for (const [e, into] of [[ex, a], [ey, b]] as const) {
+          if (!e) continue;
+          if (isDir(e.mode)) await addAll(e.oid, path + "/", into);
+          else if (isBlob(e.mode)) into.set(path, { oid: e.oid, mode: parseInt(e.mode, 8) });
+        }
+      }
+    };
+    await walk(aTree, bTree, "");
+    return [a, b];
+  }
+
   async hashBytes(bytes: Uint8Array): Promise<string> {
     const { oid } = await git.hashBlob({ object: bytes });
     this.blobBytes.set(oid, bytes);
@@ -303,7 +361,7 @@ export class GitRepository {
   }
 
   async commitSubject(oid: string): Promise<string> {
-    const { commit } = await git.readCommit({ ...this.iso, oid });
+    const { commit } = await this.readCommit(oid);
     return commit.message.split("\n")[0] ?? "";
   }
 
