@@ -95,6 +95,7 @@ export const ENV_CORPUS: EnvProbe[] = [
   { name: "git stash show -p", shell: "git stash show -p", reveals: true },
   { name: "git stash list -p", shell: "git stash show -p stash@{0} --include-untracked", reveals: true },
   { name: "git blame", shell: "git blame .env", reveals: true },
+  { name: "git blame rev", shell: "git blame HEAD .env; git blame -p HEAD -- sub/.env.local; git blame --line-porcelain -L 1,1 HEAD -- conf/.ENV", reveals: true },
   { name: "git archive", shell: "git archive HEAD" },
   { name: "raw objects", shell: "find .git/objects -type f | head -50; cat .git/objects/*/* | wc -c", mustNotMatch: /objects\/[0-9a-f]{2}\/[0-9a-f]{38}/ },
   { name: "raw objects copy", shell: "cp -r .git /tmp/g 2>/dev/null; ls /tmp/g/objects", mustNotMatch: /^[0-9a-f]{2}$/m },

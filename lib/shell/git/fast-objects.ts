@@ -10,9 +10,14 @@
  */
 import git, { type CommitObject, type ReadCommitResult } from "isomorphic-git";
 import { ObjectStore } from "../../checkpoints/objects";
+import { toHex } from "../../checkpoints/util";
 import type { IsoFs } from "../../fs/types";
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+/** Parsed objects kept per command (a bound, so a walk over a huge history does not hold them all). */
+const KEEP_COMMITS = 50_000;
+const KEEP_TREES = 2_000;
 /** As much pack data as isomorphic-git would hold itself (it reads a whole pack into memory). */
 const PACK_CACHE_BYTES = 1024 * 1024 * 1024;
 
@@ -40,6 +45,7 @@ export class FastObjects {
     } catch {
       result = await git.readCommit({ ...this.iso, fs: this.iso.fs as never, oid });
     }
+    if (this.commits.size >= KEEP_COMMITS) this.commits.clear();
     this.commits.set(oid, result);
     return result;
   }
@@ -56,6 +62,7 @@ export class FastObjects {
       const { tree } = await git.readTree({ ...this.iso, fs: this.iso.fs as never, oid });
       items = tree.map((e) => ({ name: e.path, mode: e.mode, oid: e.oid }));
     }
+    if (this.trees.size >= KEEP_TREES) this.trees.clear();
     this.trees.set(oid, items);
     return items;
   }
@@ -63,16 +70,39 @@ export class FastObjects {
   /** The entry at `path` in a commit's tree, found by walking only that path's directories. */
   async entryAt(commitOid: string, path: string): Promise<{ oid: string; mode: number } | undefined> {
     const { commit } = await this.readCommit(commitOid);
-    let tree = commit.tree;
-    const parts = path.split("/");
-    for (let i = 0; i < parts.length; i++) {
-      const item = (await this.readTree(tree)).find((e) => e.name === parts[i]);
-      if (!item) return undefined;
-      if (i === parts.length - 1) return { oid: item.oid, mode: parseInt(item.mode, 8) };
-      if (item.mode !== "040000" && item.mode !== "40000") return undefined;
-      tree = item.oid;
+    return this.entryIn(commit.tree, path);
+  }
+
+  private readonly lookups = new Map<string, { oid: string; mode: number } | undefined>();
+
+  /** `path` under `tree`, memoised per (tree, path): a walk down a history meets the same subtrees
+   * again and again (only the directories on the changed files' paths get new oids). */
+  private async entryIn(tree: string, path: string): Promise<{ oid: string; mode: number } | undefined> {
+    const key = `${tree}:${path}`;
+    if (this.lookups.has(key)) return this.lookups.get(key);
+    const slash = path.indexOf("/");
+    const name = slash === -1 ? path : path.slice(0, slash);
+    // Scanned in the raw tree: no entry objects for the other names (a history walk reads
+    // thousands of trees and would spend its time collecting them).
+    const item = await this.rawEntry(tree, name);
+    let found: { oid: string; mode: number } | undefined;
+    if (item && slash === -1) found = { oid: item.oid, mode: parseInt(item.mode, 8) };
+    else if (item && (item.mode === "040000" || item.mode === "40000")) found = await this.entryIn(item.oid, path.slice(slash + 1));
+    if (this.lookups.size > 100_000) this.lookups.clear();
+    this.lookups.set(key, found);
+    return found;
+  }
+
+  private async rawEntry(tree: string, name: string): Promise<TreeItem | undefined> {
+    let buf: Uint8Array;
+    try {
+      const o = await this.store.read(tree);
+      if (o.type !== "tree") return undefined;
+      buf = o.content;
+    } catch {
+      return (await this.readTree(tree)).find((e) => e.name === name);
     }
-    return undefined;
+    return findInTree(buf, encoder.encode(name));
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
@@ -126,6 +156,32 @@ function normalizeNewlines(s: string): string {
   return s.replace(/\r/g, "").replace(/^\n+/, "").replace(/\n+$/, "") + "\n";
 }
 
+/** One entry of a raw tree by its name's bytes. */
+export function findInTree(buf: Uint8Array, name: Uint8Array): TreeItem | undefined {
+  let cursor = 0;
+  while (cursor < buf.length) {
+    const space = buf.indexOf(32, cursor);
+    const nul = buf.indexOf(0, space);
+    if (space === -1 || nul === -1) throw new Error("corrupt tree");
+    if (nul - space - 1 === name.length) {
+      let same = true;
+      for (let k = 0; k < name.length; k++) {
+        if (buf[space + 1 + k] !== name[k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        let mode = decoder.decode(buf.subarray(cursor, space));
+        if (mode === "40000") mode = "040000";
+        return { name: decoder.decode(name), mode, oid: toHex(buf.subarray(nul + 1, nul + 21)) };
+      }
+    }
+    cursor = nul + 21;
+  }
+  return undefined;
+}
+
 export function parseTree(buf: Uint8Array): TreeItem[] {
   const out: TreeItem[] = [];
   let cursor = 0;
@@ -136,9 +192,7 @@ export function parseTree(buf: Uint8Array): TreeItem[] {
     let mode = decoder.decode(buf.subarray(cursor, space));
     if (mode === "40000") mode = "040000";
     const name = decoder.decode(buf.subarray(space + 1, nul));
-    let oid = "";
-    for (let k = nul + 1; k < nul + 21; k++) oid += (buf[k]! < 16 ? "0" : "") + buf[k]!.toString(16);
-    out.push({ name, mode, oid });
+    out.push({ name, mode, oid: toHex(buf.subarray(nul + 1, nul + 21)) });
     cursor = nul + 21;
   }
   return out;

@@ -60,12 +60,12 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   if (rev === null) {
     const bytes = await ctx.work.read(rel);
     if (bytes === null) throw fatal(`no such path '${file}' in HEAD`);
-    if (!(await ctx.repo.treeOf(start)).has(rel) && !(await ctx.work.index()).has(rel)) throw fatal(`no such path '${file}' in HEAD`);
+    if (ctx.repo.isHidden(rel) || (!(await ctx.repo.objects.entryAt(start, rel)) && !(await ctx.work.index()).has(rel))) throw fatal(`no such path '${file}' in HEAD`);
     text = decodeText(bytes);
   } else {
-    const e = (await ctx.repo.treeOf(start)).get(rel);
+    const e = ctx.repo.isHidden(rel) ? undefined : await ctx.repo.objects.entryAt(start, rel);
     if (!e) throw fatal(`no such path ${rel} in ${rev}`);
-    text = decodeText(await ctx.repo.readBlob(e.oid));
+    text = decodeText(await ctx.repo.objects.readBlob(e.oid));
   }
   const lines = splitLines(text);
   const blame: ({ oid: string; origLine: number } | null)[] = lines.map(() => null);
