@@ -69,6 +69,17 @@ test("a server asking for credentials: the dialog names it, a refused token asks
       expect(url).not.toContain(token);
       expect(url).not.toContain(Buffer.from(`alice:${token}`).toString("base64"));
     }
+
+    // The Source Control view lists the server (never the token) and forgets it on request.
+    await page.getByRole("tab", { name: "Source Control" }).click();
+    const scm = page.getByRole("region", { name: "Source Control" });
+    await scm.getByText("Git credentials (1)").click();
+    const origin = new URL(server.url).origin;
+    await expect(scm.getByRole("list", { name: "Git credentials" })).toHaveText(new RegExp(`^${origin.replace(/[.]/g, "\\.")}\\s*Forget$`));
+    await expect(scm).not.toContainText(token);
+    await scm.getByRole("button", { name: `Forget the credentials for ${origin}` }).click();
+    await expect(scm.getByText("Git credentials (0)")).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem("tabula.git-credentials.v1"))).toBeNull();
   } finally {
     await server.close();
   }

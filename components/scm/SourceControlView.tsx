@@ -4,6 +4,7 @@ import type { Change } from "@/lib/scm/porcelain";
 import { changeLabel, type DiscardResult, type SourceControl } from "@/lib/scm/source-control";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { useSourceControl, type ScmAction } from "./useSourceControl";
+import { CredentialList } from "./CredentialList";
 
 const LETTER_TITLE: Record<string, string> = {
   M: "Modified",
@@ -236,6 +237,7 @@ export function SourceControlView(props: {
         ))}
         {status && changes.length === 0 && <li className="muted scm-empty">No changes.</li>}
       </Group>
+      <CredentialList />
       {outputs.length > 0 && (
         <details className="scm-output">
           <summary>Output ({outputs.length})</summary>
