@@ -105,3 +105,19 @@ describe("history walks on a packed history", () => {
     }
   });
 });
+
+describe("abbreviated oids", () => {
+  it("are as long as native git makes them for the repository's size (core.abbrev auto)", async () => {
+    const { autoAbbrevLength } = await import("../../lib/shell/git/repository");
+    expect([0, 1, 16383, 16384, 65535, 65536, 262144, 1 << 20, 1 << 24].map(autoAbbrevLength)).toEqual([7, 7, 7, 8, 8, 9, 10, 11, 13]);
+    // A second pack of 17,000 blobs takes the count past 2^14: native git then prints 8 digits.
+    const blobs = Array.from({ length: 17_000 }, (_, i) => `blob\ndata ${String(i).length + 1}\n${i}\n\n`).join("");
+    execFileSync("git", ["fast-import", "--quiet"], { cwd: dir, input: blobs });
+    const sh = await shell();
+    for (const cmd of ["git log --oneline -3", "git log -2 --format=%h%x20%t%x20%p", "git blame -L 1,2 index.js", "git branch -v"]) {
+      const r = await sh.exec(cmd);
+      expect(r.stdout, cmd).toBe(execFileSync("bash", ["-c", cmd], { cwd: dir, encoding: "utf8" }));
+    }
+    expect((await sh.exec("git log --oneline -1")).stdout).toMatch(/^[0-9a-f]{8} /);
+  });
+});

@@ -70,7 +70,10 @@ export async function runGit(opts: GitEnvOptions, argv: string[], cwd: string, e
   try {
     if (opts.readOnly && formWrites(command, args.slice(1))) ctx.assertWritable(formLabel(args));
     // init and clone make a repository; every other command needs one.
-    if (sub !== "init" && sub !== "clone") await ctx.repo.requireRepo();
+    if (sub !== "init" && sub !== "clone") {
+      await ctx.repo.requireRepo();
+      await ctx.repo.prepareAbbrev();
+    }
     exitCode = await command.run(ctx, args.slice(1));
   } catch (err) {
     exitCode = reportError(ctx, err);

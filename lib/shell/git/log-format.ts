@@ -140,15 +140,15 @@ async function header(ctx: GitContext, c: Commit, fmt: Format, deco: Map<string,
   const { oid, commit } = c;
   const d = deco?.get(oid);
   const decoText = d && d.length > 0 ? ` (${d.join(", ")})` : "";
-  const idText = abbrevCommit ? oid.slice(0, 7) : oid;
+  const idText = abbrevCommit ? ctx.repo.abbrev(oid) : oid;
   switch (fmt.kind) {
     case "oneline":
-      return `${abbrevCommit ? oid.slice(0, 7) : oid}${decoText} ${subjectOf(commit.message)}\n`;
+      return `${abbrevCommit ? ctx.repo.abbrev(oid) : oid}${decoText} ${subjectOf(commit.message)}\n`;
     case "format":
-      return expandFormat(fmt.template, c, deco) + (fmt.terminator ? "\n" : "");
+      return expandFormat(fmt.template, c, deco, ctx.repo.abbrevLen) + (fmt.terminator ? "\n" : "");
     default: {
       let out = `commit ${idText}${decoText}\n`;
-      if (commit.parent.length > 1) out += `Merge: ${commit.parent.map((p) => p.slice(0, 7)).join(" ")}\n`;
+      if (commit.parent.length > 1) out += `Merge: ${commit.parent.map((p) => ctx.repo.abbrev(p)).join(" ")}\n`;
       if (fmt.kind === "raw") {
         out = `commit ${oid}${decoText}\ntree ${commit.tree}\n${commit.parent.map((p) => `parent ${p}\n`).join("")}`;
         out += `author ${person(commit.author)} ${commit.author.timestamp} ${formatTz(commit.author.timezoneOffset)}\n`;
@@ -171,7 +171,7 @@ async function header(ctx: GitContext, c: Commit, fmt: Format, deco: Map<string,
   }
 }
 
-function expandFormat(template: string, c: Commit, deco: Map<string, string[]> | null): string {
+function expandFormat(template: string, c: Commit, deco: Map<string, string[]> | null, abbrev = 7): string {
   const { oid, commit } = c;
   const now = Date.now() / 1000;
   const date = (p: CommitObject["author"], k: string) => {
@@ -206,15 +206,15 @@ function expandFormat(template: string, c: Commit, deco: Map<string, string[]> |
       case "H":
         return oid;
       case "h":
-        return oid.slice(0, 7);
+        return oid.slice(0, abbrev);
       case "T":
         return commit.tree;
       case "t":
-        return commit.tree.slice(0, 7);
+        return commit.tree.slice(0, abbrev);
       case "P":
         return commit.parent.join(" ");
       case "p":
-        return commit.parent.map((x) => x.slice(0, 7)).join(" ");
+        return commit.parent.map((x) => x.slice(0, abbrev)).join(" ");
       case "s":
         return subjectOf(commit.message);
       case "b":

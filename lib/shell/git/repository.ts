@@ -356,7 +356,41 @@ export class GitRepository {
     return blob;
   }
 
-  abbrev(oid: string, len = 7): string {
+  /** How many hex digits an abbreviated oid has here (prepareAbbrev: git's automatic length). */
+  abbrevLen = 7;
+
+  /**
+   * git's automatic abbreviation length (core.abbrev=auto): from the number of packed objects,
+   * half the bits needed to count them, at least 7 — so that a big repository's `--oneline`
+   * prints what native git prints (8, 9… digits). Pack object counts are read once per pack
+   * (a pack's name is its checksum, so the count never changes).
+   */
+  async prepareAbbrev(): Promise<void> {
+    const dir = `${this.gitdir}/objects/pack`;
+    let names: string[] = [];
+    try {
+      names = ((await this.fs.promises.readdir(dir)) as unknown[]).map(String);
+    } catch {
+      return;
+    }
+    let count = 0;
+    for (const n of names) {
+      if (!n.endsWith(".idx")) continue;
+      let c = PACK_OBJECT_COUNTS.get(n);
+      if (c === undefined) {
+        try {
+          c = idxObjectCount((await this.fs.promises.readFile(`${dir}/${n}`)) as Uint8Array);
+        } catch {
+          c = 0;
+        }
+        PACK_OBJECT_COUNTS.set(n, c);
+      }
+      count += c;
+    }
+    this.abbrevLen = autoAbbrevLength(count);
+  }
+
+  abbrev(oid: string, len = this.abbrevLen): string {
     return oid.slice(0, len);
   }
 
@@ -369,4 +403,21 @@ export class GitRepository {
   isHidden(rel: string): boolean {
     return this.hidden !== null && hiddenRuleOf(this.hidden, rel) !== null;
   }
+}
+
+const PACK_OBJECT_COUNTS = new Map<string, number>();
+
+/** Objects in a pack index: the last fan-out entry (v2: after the 8-byte header; v1: at 0). */
+export function idxObjectCount(idx: Uint8Array): number {
+  const v2 = idx[0] === 0xff && idx[1] === 0x74 && idx[2] === 0x4f && idx[3] === 0x63;
+  const at = (v2 ? 8 : 0) + 255 * 4;
+  if (idx.length < at + 4) return 0;
+  return ((idx[at]! << 24) | (idx[at + 1]! << 16) | (idx[at + 2]! << 8) | idx[at + 3]!) >>> 0;
+}
+
+/** git's find_unique_abbrev length for `count` objects: ceil((msb(count) + 1) / 2), at least 7. */
+export function autoAbbrevLength(count: number): number {
+  if (count <= 0) return 7;
+  const bits = Math.floor(Math.log2(count)) + 1;
+  return Math.max(7, Math.ceil(bits / 2));
 }

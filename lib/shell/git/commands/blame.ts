@@ -178,7 +178,8 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   for (let i = range[0]! - 1; i < range[1]!; i++) {
     const b = blame[i];
     const w = who(b);
-    const id = b ? (w.boundary && !a.has("--root") ? "^" + b.oid.slice(0, 7) : b.oid.slice(0, 8)) : "00000000";
+    const n = ctx.repo.abbrevLen;
+    const id = b ? (w.boundary && !a.has("--root") ? "^" + b.oid.slice(0, n) : b.oid.slice(0, n + 1)) : "0".repeat(n + 1);
     // -l keeps the column 40 wide: a boundary commit shows "^" and 39 hex digits, as git does.
     const idText = a.has("-l") ? (b ? (w.boundary && !a.has("--root") ? "^" + b.oid.slice(0, 39) : b.oid) : "0".repeat(40)) : id;
     const date = a.has("-t") ? `${w.ts} ${formatIsoDate(w.ts, w.tz).slice(-5)}` : formatIsoDate(w.ts, w.tz);

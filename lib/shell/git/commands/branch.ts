@@ -118,7 +118,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     const width = Math.max(...rows.map((r) => r.name.length), 0);
     for (const r of rows) {
       const subject = r.oid ? await ctx.repo.commitSubject(r.oid) : "";
-      ctx.io.out(`${r.current ? "*" : " "} ${r.name.padEnd(width)} ${r.oid ? r.oid.slice(0, 7) : ""} ${subject}\n`);
+      ctx.io.out(`${r.current ? "*" : " "} ${r.name.padEnd(width)} ${r.oid ? ctx.repo.abbrev(r.oid) : ""} ${subject}\n`);
     }
     return 0;
   }

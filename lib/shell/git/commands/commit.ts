@@ -151,7 +151,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const branch = await ctx.repo.branch();
   const root = parentOid === null ? " (root-commit)" : "";
   const where = branch ? `${branch}${root}` : `detached HEAD${root}`;
-  let out = `[${where} ${oid.slice(0, 7)}] ${message.split("\n")[0]}\n`;
+  let out = `[${where} ${ctx.repo.abbrev(oid)}] ${message.split("\n")[0]}\n`;
   if (author.name !== committer.name || author.email !== committer.email) out += ` Author: ${author.name} <${author.email}>\n`;
   if (reused) out += ` Date: ${formatGitDate(author.timestamp, author.timezoneOffset)}\n`;
   // git prints no summary for a merge commit.

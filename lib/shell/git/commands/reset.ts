@@ -69,7 +69,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     await applyTree(ctx, target);
     await moveHead(ctx, target);
     ctx.work.invalidate();
-    if (!a.has("-q")) ctx.io.out(`HEAD is now at ${target.slice(0, 7)} ${await ctx.repo.commitSubject(target)}\n`);
+    if (!a.has("-q")) ctx.io.out(`HEAD is now at ${ctx.repo.abbrev(target)} ${await ctx.repo.commitSubject(target)}\n`);
     return 0;
   }
   await moveHead(ctx, target);
