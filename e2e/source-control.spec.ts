@@ -168,6 +168,16 @@ test("Source Control view: discard is undoable; a conflicting Sync lists the con
     expect(await native(server, server.bare, "log", "-1", "--format=%s", "main")).toMatch(/^Merge branch 'main' of /);
     expect((await native(server, server.bare, "log", "-1", "--format=%P", "main")).trim().split(" ")).toHaveLength(2);
     await native(server, server.bare, "fsck", "--strict", "--no-dangling");
+
+    // The History lists the merge first, with both lines of work below it; a click shows the commit.
+    await view(page).getByRole("button", { name: "History" }).click();
+    const commits = view(page).getByRole("list", { name: "Commits" }).locator("li");
+    await expect(commits.first()).toContainText(/Merge branch 'main' of /);
+    await expect(commits.first()).toContainText("HEAD -> main");
+    await expect(commits.filter({ hasText: "theirs" })).toHaveCount(1);
+    await expect(commits.filter({ hasText: "ours" })).toHaveCount(1);
+    await commits.first().getByRole("button").click();
+    await expect(view(page).getByTestId("commit-details")).toContainText("hello.txt");
   } finally {
     await server.close();
   }

@@ -5,6 +5,7 @@ import { changeLabel, type DiscardResult, type SourceControl } from "@/lib/scm/s
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { useSourceControl, type ScmAction } from "./useSourceControl";
 import { CredentialList } from "./CredentialList";
+import { HistoryGraph } from "./HistoryGraph";
 
 const LETTER_TITLE: Record<string, string> = {
   M: "Modified",
@@ -34,7 +35,7 @@ export function SourceControlView(props: {
   onDone: () => void;
 }) {
   const { ws, readOnly } = props;
-  const { status, statusError, busy, outputs, act } = useSourceControl(ws, readOnly);
+  const { scm, status, statusError, busy, outputs, act } = useSourceControl(ws, readOnly);
   const [message, setMessage] = useState("");
   const [amend, setAmend] = useState(false);
   const [askStageAll, setAskStageAll] = useState(false);
@@ -237,6 +238,7 @@ export function SourceControlView(props: {
         ))}
         {status && changes.length === 0 && <li className="muted scm-empty">No changes.</li>}
       </Group>
+      <HistoryGraph scm={scm} refreshKey={status} />
       <CredentialList />
       {outputs.length > 0 && (
         <details className="scm-output">

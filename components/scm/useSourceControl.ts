@@ -83,5 +83,5 @@ export function useSourceControl(ws: WorkspaceState, readOnly: boolean) {
     [scm, reload, ws],
   );
 
-  return { status, statusError, busy, outputs, act, reload };
+  return { scm, status, statusError, busy, outputs, act, reload };
 }

@@ -9,6 +9,7 @@
  * checkpoint of the whole working tree (untracked files included), and `undo` restores the
  * discarded paths from it.
  */
+import { HISTORY_FORMAT, parseHistory, type HistoryCommit } from "./history";
 import { parseStatusZ, type Change, type StatusSnapshot } from "./porcelain";
 
 export type GitResult = { stdout: string; stderr: string; exitCode: number };
@@ -68,6 +69,18 @@ export class SourceControl {
   /** A merge (or a pull that merged) stopped for conflicts and waits for its commit. */
   private async merging(): Promise<boolean> {
     return (await this.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"])).exitCode === 0;
+  }
+
+  /** The latest commits of every branch, newest first (the view's History, laid out by history.ts). */
+  async history(limit = 100): Promise<HistoryCommit[]> {
+    const r = await this.git(["log", "--all", "-n", String(limit), `--format=${HISTORY_FORMAT}`]);
+    if (r.exitCode !== 0) return []; // no commits yet
+    return parseHistory(r.stdout);
+  }
+
+  /** One commit as `git show --stat` prints it. */
+  async show(oid: string): Promise<string> {
+    return this.run(["show", "--stat", "--format=commit %H%nAuthor: %an <%ae>%nDate:   %ad%n%n%B", oid], { quiet: true });
   }
 
   async stage(paths: string[]): Promise<void> {

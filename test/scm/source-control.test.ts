@@ -174,6 +174,11 @@ describe("Source Control actions (native git checks the result)", () => {
     expect(native(s.dir, "log", "-1", "--format=%P").trim().split(" ")).toHaveLength(2);
     expect(await s.scm.status()).toMatchObject({ merging: false, conflicts: [], staged: [] });
     native(s.dir, "fsck", "--strict", "--no-dangling");
+    // History: every branch's commits, as native git lists them, with the merge's two parents.
+    const history = await s.scm.history();
+    expect(history.map((h) => `${h.oid} ${h.parents.join(" ")}`.trim()).join("\n") + "\n").toBe(native(s.dir, "log", "--all", "--format=%H %P").replace(/ +\n/g, "\n"));
+    expect(history[0]).toMatchObject({ subject: "Merge branch 'other'", author: "View", refs: ["HEAD -> main"] });
+    expect(await s.scm.show(history[0]!.oid)).toContain("Merge branch 'other'");
   });
 });
 
