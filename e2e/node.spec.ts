@@ -46,8 +46,10 @@ test("Ctrl-C stops an endless node loop at once, and node works again after", as
   await page.keyboard.press("Control+c");
   await expect(screen(page)).toContainText("^C");
   await run(page, `node -e 'console.log("alive")'`);
-  await expect(row(page, /^alive\s*$/)).toHaveCount(1, { timeout: 3_000 });
-  expect(Date.now() - start).toBeLessThan(3_000);
+  // "At once" against the alternative, the shell's 60 s time limit: a bound that tells the two
+  // apart without timing the machine (CI's two loaded cores took 3.7 s for the fresh node).
+  await expect(row(page, /^alive\s*$/)).toHaveCount(1, { timeout: 10_000 });
+  expect(Date.now() - start).toBeLessThan(10_000);
 });
 
 test("node --test runs a suite with a passing and a failing test: both reported, exit code 1", async ({ page }) => {

@@ -10,7 +10,8 @@
  *   reads its id from the address, so one shell serves every workspace), else the start page.
  * - The build's files (/_next/static/, hashed and immutable), the plugin sandbox runtime, the
  *   icons and the Python runtime (/pyodide/, only once used): cache first, stored as fetched.
- *   Installing also stores the files the shell pages name in their HTML, so the start page
+ *   Installing also stores the files the shell pages name in their HTML (and the chunks those
+ *   scripts load lazily, one step), so the start page
  *   opens offline even if the user only ever loaded it for a moment.
  *   What the page loaded before this worker controlled it is sent over by the page
  *   (`{ type: "cache-urls" }`) so the first visit's chunks are kept too.
@@ -120,6 +121,19 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
         // the user happened to visit online (the page's own list, below, may never arrive: a
         // page left at once sends none).
         await Promise.all([...assets].map(keep));
+        // One step further: what those scripts load lazily. The start page and the workbench are
+        // dynamic imports of their pages' scripts, named only in that code ("static/chunks/…"),
+        // and the page's own list (below) never comes when the page is left at once.
+        const lazy = new Set<string>();
+        for (const asset of assets) {
+          if (!asset.endsWith(".js")) continue;
+          const url = new URL(asset, scope.location.origin);
+          const cacheName = cacheFor(url);
+          const stored = cacheName ? await (await scope.caches.open(cacheName)).match(url.href) : undefined;
+          if (!stored) continue;
+          for (const next of assetsNamedIn(await stored.clone().text())) if (!assets.has(next)) lazy.add(next);
+        }
+        await Promise.all([...lazy].map(keep));
         await scope.skipWaiting();
       })(),
     );

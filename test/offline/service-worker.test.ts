@@ -98,6 +98,21 @@ describe("offline service worker", () => {
     expect(await (await w.get("/_next/static/chunks/start-page.js"))!.text()).toContain("start-page.js");
   });
 
+  it("install follows the shell scripts' lazy imports one step: the start page behind its loader opens offline", async () => {
+    const w = world("b1", {
+      "/": '<script src="/_next/static/chunks/loader.js"></script>',
+      "/w/_": '<script src="/_next/static/chunks/main.js"></script>',
+      // The loader names the start page's chunk in its code; that chunk names one more (two steps: not kept).
+      "/_next/static/chunks/loader.js": 'e.v(t=>Promise.all(["static/chunks/start-page.js","static/chunks/gone.js"].map(t)))',
+      "/_next/static/chunks/start-page.js": 'import("static/chunks/monaco-deep.js")',
+    });
+    await w.dispatch("install");
+    const statics = [...w.stores.get("tabula-static-b1")!.entries.keys()].map((k) => new URL(k).pathname).sort();
+    expect(statics).toEqual(["/_next/static/chunks/loader.js", "/_next/static/chunks/main.js", "/_next/static/chunks/start-page.js"]);
+    w.setOnline(false);
+    expect(await (await w.get("/_next/static/chunks/start-page.js"))!.text()).toContain("monaco-deep.js");
+  });
+
   it("pages: network first; offline, the page's own copy, else the shell for any workspace, else the start page", async () => {
     const w = world();
     await w.dispatch("install");
