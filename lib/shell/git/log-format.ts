@@ -72,7 +72,7 @@ export async function walkCommits(ctx: GitContext, include: string[], exclude: s
 }
 
 /** The commits `.git/shallow` lists (a clone made with --depth): where history stops. */
-async function shallowCommits(ctx: GitContext): Promise<Set<string>> {
+export async function shallowCommits(ctx: GitContext): Promise<Set<string>> {
   try {
     const text = (await ctx.repo.fs.promises.readFile(`${ctx.repo.gitdir}/shallow`, { encoding: "utf8" })) as string;
     return new Set(text.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)));

@@ -3,6 +3,7 @@ import { diffArrays } from "diff";
 import type { GitContext } from "../context";
 import { decodeText, fatal, formatIsoDate, GitError, parseArgs, splitLines } from "../util";
 import { writesOutputFile } from "./forms";
+import { shallowCommits } from "../log-format";
 
 export const name = "blame";
 export const effect = "git blame --output writes a file";
@@ -89,7 +90,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     });
     current = idx.length ? { oid: start, blob: headEntry?.oid, lines: headLines, idx } : null;
   }
-  const shallow = await shallowSet(ctx);
+  const shallow = await shallowCommits(ctx);
   while (current) {
     const cur: { oid: string; blob: string | undefined; lines: string[]; idx: number[] } = current;
     const { commit } = await objects.readCommit(cur.oid);
@@ -189,14 +190,4 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     else ctx.io.out(`${idText}${fname}${orig} (${authorText(b).padEnd(authorWidth)} ${date} ${String(i + 1).padStart(numWidth)}) ${lines[i]}\n`);
   }
   return 0;
-}
-
-/** The commits `.git/shallow` lists: a shallow clone's history stops there, and so does blame. */
-async function shallowSet(ctx: GitContext): Promise<Set<string>> {
-  try {
-    const text = String(await ctx.repo.fs.promises.readFile(`${ctx.repo.gitdir}/shallow`, { encoding: "utf8" }));
-    return new Set(text.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)));
-  } catch {
-    return new Set();
-  }
 }
