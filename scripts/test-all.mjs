@@ -22,6 +22,11 @@ let failed = 0;
 let skipped = 0;
 /** Why something counted as failed without being a failed test, repeated before the count. */
 const notes = [];
+/**
+ * The failed tests by name, repeated just above the count: a CI log is often read from its tail,
+ * and vitest's own list of failures scrolls away under the build's and Playwright's output.
+ */
+const failures = [];
 
 function run(label, cmd, args) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(" ")}`);
@@ -47,6 +52,11 @@ if (unit) {
   skipped += (unit.numPendingTests ?? 0) + (unit.numTodoTests ?? 0);
   let unitFailuresSeen = unit.numFailedTests;
   for (const file of unit.testResults ?? []) {
+    for (const a of file.assertionResults ?? []) {
+      if (a.status !== "failed") continue;
+      const why = String(a.failureMessages?.[0] ?? "").split("\n").find((l) => l.trim()) ?? "";
+      failures.push(`unit ${path.relative(process.cwd(), file.name)} > ${a.fullName ?? a.title}${why ? `: ${why.trim().slice(0, 300)}` : ""}`);
+    }
     if (file.status !== "failed") continue;
     const results = file.assertionResults ?? [];
     if (results.some((a) => a.status === "failed")) continue; // already counted
@@ -86,6 +96,24 @@ function countE2eTests() {
   }
 }
 
+/** "file:line › title: first line of the error" for each e2e test whose final result failed. */
+function playwrightFailures(report) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected") continue;
+        const last = t.results?.[t.results.length - 1];
+        const why = String(last?.error?.message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+        out.push(`${spec.file}:${spec.line} › ${spec.title}${why ? `: ${why.trim().slice(0, 300)}` : ""}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return out;
+}
+
 // 2. Build (type-check included). The e2e tests run against this build.
 const skipE2e = process.argv.includes("--unit-only");
 if (!skipE2e) {
@@ -103,6 +131,7 @@ if (!skipE2e) {
       const s = e2e.stats;
       passed += s.expected + (s.flaky ?? 0);
       failed += s.unexpected;
+      for (const f of playwrightFailures(e2e)) failures.push(`e2e ${f}`);
       skipped += s.skipped ?? 0;
       if (!e2eOk && s.unexpected === 0) {
         // Nothing failed, yet the run did (a `.only` under forbidOnly, a config or server error):
@@ -122,6 +151,7 @@ if (!skipE2e) {
   }
 }
 
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  x ${f}`).join("\n")}`);
 if (notes.length) console.log(`\n${notes.map((n) => `! ${n}`).join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed === 0 ? 0 : 1);
