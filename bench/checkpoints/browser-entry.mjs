@@ -1,7 +1,7 @@
 /** Bundled for Chromium: the engine over lightning-fs on real IndexedDB, driven by the page. */
 import * as api from "../../lib/checkpoints/index.ts";
 import { ChangeJournal } from "../../lib/fs/journal.ts";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning.ts";
 import { generate } from "./gen.mjs";
 import { engineDriver } from "./scenario.mjs";
 import { populateIdb, deleteIdb } from "./populate.mjs";
@@ -15,7 +15,7 @@ globalThis.bench = {
     const t1 = performance.now();
     name = `tabula-bench-${n}-${Date.now()}`;
     await populateIdb(indexedDB, name, [...gen.files, ...gen.ignored], "/ws");
-    const fs = new LightningFS(name);
+    const fs = openNamedLightningFs(name);
     if (patchAutoinc) {
       // Experiment only (not shipped): lightning-fs allocates an inode by walking its whole
       // tree (CacheFS.autoinc → _maxInode), ~2–3 ms per new file at 10k files. Counting up

@@ -10,7 +10,7 @@
 import * as api from "../../lib/checkpoints/index.ts";
 import { ChangeJournal } from "../../lib/fs/journal.ts";
 import { withWorktreeStamp } from "../../lib/fs/worktree-stamp.ts";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning.ts";
 import { deleteIdb, populateIdb } from "./populate.mjs";
 import { nextLive, planChange } from "./real-shape-plan.mjs";
 
@@ -33,7 +33,7 @@ async function newSession() {
     await fs.promises.flush();
     await sleep(800); // lightning-fs deactivates after idle and lets go of its lock
   }
-  fs = new LightningFS(name);
+  fs = openNamedLightningFs(name);
   await fs.promises.stat("/");
   // The app's writers share the stamped fs (lib/fs/worktree-stamp.ts); ?nostamp: without it.
   const stamped = !new URLSearchParams(location.search).has("nostamp");

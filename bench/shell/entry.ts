@@ -2,7 +2,7 @@
  * Browser entry for the shell benchmark: bundled by esbuild and loaded in Chromium. Exposes
  * `globalThis.shellBench` to the Playwright driver (bench/03-shell.bench.mjs).
  */
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { createShell, type Shell } from "../../lib/shell";
 
@@ -22,7 +22,7 @@ function content(i: number, spec: Spec): string {
 
 async function setup(spec: Spec): Promise<{ ms: number; bytes: number }> {
   const t0 = performance.now();
-  fs = new LightningFS(`tabula-shell-bench-${Date.now()}`, { wipe: true }) as unknown as IsoFs;
+  fs = openNamedLightningFs(`tabula-shell-bench-${Date.now()}`, { wipe: true });
   const p = fs.promises;
   let bytes = 0;
   for (let d = 0; d < spec.dirs; d++) await p.mkdir(`/dir${String(d).padStart(2, "0")}`);

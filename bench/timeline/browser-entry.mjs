@@ -6,7 +6,7 @@
 import * as api from "../../lib/checkpoints/index.ts";
 import { previewTick } from "../../lib/timeline/preview.ts";
 import { ChangeJournal } from "../../lib/fs/journal.ts";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning.ts";
 import { generate } from "../checkpoints/gen.mjs";
 import { populateIdb, deleteIdb } from "../checkpoints/populate.mjs";
 import { changedFiles } from "./plan.mjs";
@@ -20,7 +20,7 @@ globalThis.bench = {
     const gen = generate(n, seed);
     name = `tabula-timeline-bench-${n}-${Date.now()}`;
     await populateIdb(indexedDB, name, [...gen.files, ...gen.ignored], "/ws");
-    const fs = new LightningFS(name);
+    const fs = openNamedLightningFs(name);
     const journal = new ChangeJournal();
     ws = { fs, dir: "/ws", journal, readMany: api.lightningReadMany(indexedDB, name) };
     const steps = changedFiles(gen.textPaths);

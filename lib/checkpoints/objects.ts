@@ -17,7 +17,7 @@
 import { unzlibSync, zlibSync } from "fflate";
 import type { IsoFs } from "../fs/types";
 import { crc32, sha1Hex, wrapObject, type ObjectType } from "./git-format";
-import { applyDelta, CODE_TYPE, PackIndex, TYPE_CODE } from "./pack-index";
+import { applyDelta, CODE_TYPE, encodePackIndex, PackIndex, TYPE_CODE } from "./pack-index";
 import {
   atomicWrite,
   CheckpointError,
@@ -377,35 +377,15 @@ export class ObjectStore {
     const packSum = await sha1Hex(pack.subarray(0, offset));
     pack.set(fromHex(packSum), offset);
 
-    index.sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
-    const n = index.length;
-    const idx = new Uint8Array(8 + 256 * 4 + n * 28 + 40);
-    const iv = new DataView(idx.buffer);
-    iv.setUint32(0, 0xff744f63);
-    iv.setUint32(4, 2);
-    const fan = new Uint32Array(256);
-    for (const e of index) fan[parseInt(e.oid.slice(0, 2), 16)]!++;
-    let acc = 0;
-    for (let i = 0; i < 256; i++) {
-      acc += fan[i]!;
-      iv.setUint32(8 + i * 4, acc);
-    }
-    let p = 8 + 256 * 4;
-    for (const e of index) {
-      idx.set(fromHex(e.oid), p);
-      p += 20;
-    }
-    for (const e of index) {
-      iv.setUint32(p, e.crc);
-      p += 4;
-    }
-    for (const e of index) {
-      iv.setUint32(p, e.offset);
-      p += 4;
-    }
-    idx.set(fromHex(packSum), p);
-    p += 20;
-    idx.set(fromHex(await sha1Hex(idx.subarray(0, p))), p);
+    const names = new Uint8Array(index.length * 20);
+    index.forEach((e, i) => names.set(fromHex(e.oid), i * 20));
+    const idx = encodePackIndex(
+      names,
+      index.map((e) => e.offset),
+      index.map((e) => e.crc),
+      fromHex(packSum),
+    );
+    idx.set(fromHex(await sha1Hex(idx.subarray(0, idx.length - 20))), idx.length - 20);
 
     const name = `pack-${packSum}`;
     const dir = `${this.objectsDir}/pack`;

@@ -135,3 +135,59 @@ export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
   if (o !== dstSize) throw new CheckpointError("CORRUPT", "Delta result size mismatch");
   return out;
 }
+
+/**
+ * A v2 .idx for a pack: `oids` holds each object's 20-byte name (flat), `offsets` and `crcs`
+ * the object's entry offset and CRC-32, index i for object i, in any order. The trailing
+ * checksum (its last 20 bytes, zero here) is left for the caller to fill in: the SHA-1 of
+ * everything before it (hashing is async here).
+ */
+export function encodePackIndex(oids: Uint8Array, offsets: ArrayLike<number>, crcs: ArrayLike<number>, packSum: Uint8Array): Uint8Array {
+  const n = offsets.length;
+  // Sort by name: the first four bytes as one number, the rest only on a tie.
+  const lead = new Uint32Array(n);
+  for (let i = 0; i < n; i++) lead[i] = ((oids[i * 20]! << 24) | (oids[i * 20 + 1]! << 16) | (oids[i * 20 + 2]! << 8) | oids[i * 20 + 3]!) >>> 0;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => {
+    const d = lead[a]! - lead[b]!;
+    if (d !== 0) return d;
+    for (let k = 4; k < 20; k++) {
+      const e = oids[a * 20 + k]! - oids[b * 20 + k]!;
+      if (e !== 0) return e;
+    }
+    return 0;
+  });
+  let large = 0;
+  for (let i = 0; i < n; i++) if (offsets[i]! >= 0x80000000) large++;
+  const idx = new Uint8Array(8 + 256 * 4 + n * 28 + large * 8 + 40);
+  const view = new DataView(idx.buffer);
+  view.setUint32(0, 0xff744f63);
+  view.setUint32(4, 2);
+  const fan = new Uint32Array(256);
+  for (let i = 0; i < n; i++) fan[oids[i * 20]!]!++;
+  let acc = 0;
+  for (let i = 0; i < 256; i++) {
+    acc += fan[i]!;
+    view.setUint32(8 + i * 4, acc);
+  }
+  const namesAt = 8 + 256 * 4;
+  const crcsAt = namesAt + n * 20;
+  const offsAt = crcsAt + n * 4;
+  const largeAt = offsAt + n * 4;
+  let nextLarge = 0;
+  for (let j = 0; j < n; j++) {
+    const i = order[j]!;
+    idx.set(oids.subarray(i * 20, i * 20 + 20), namesAt + j * 20);
+    view.setUint32(crcsAt + j * 4, crcs[i]! >>> 0);
+    const off = offsets[i]!;
+    if (off < 0x80000000) view.setUint32(offsAt + j * 4, off);
+    else {
+      view.setUint32(offsAt + j * 4, (0x80000000 | nextLarge) >>> 0);
+      view.setUint32(largeAt + nextLarge * 8, Math.floor(off / 2 ** 32));
+      view.setUint32(largeAt + nextLarge * 8 + 4, off >>> 0);
+      nextLarge++;
+    }
+  }
+  idx.set(packSum, largeAt + large * 8);
+  return idx;
+}

@@ -6,7 +6,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import git from "isomorphic-git";
 import { createCheckpoint, diffWorkingTree, lightningReadMany, listCheckpoints, readFileAt, restoreCheckpoint, undoRestore } from "../../lib/checkpoints";
 import type { IsoFs } from "../../lib/fs/types";
@@ -18,7 +18,7 @@ let fsCounter = 0;
 let lastName = "";
 function lightning(): IsoFs {
   lastName = `tabula-ckpt-test-${process.pid}-${Date.now()}-${fsCounter++}`;
-  return new LightningFS(lastName, { wipe: true }) as unknown as IsoFs;
+  return openNamedLightningFs(lastName, { wipe: true });
 }
 
 async function mkdirp(lfs: IsoFs, abs: string): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import git from "isomorphic-git";
 import { __testing, createCheckpoint, recoverInterruptedRestore, restoreCheckpoint } from "../../lib/checkpoints";
 import { lightningReadMany } from "../../lib/checkpoints/lightning-read";
@@ -64,7 +64,7 @@ describe("a tab closed in the middle of a restore (lightning-fs)", () => {
   for (const parkAfter of [1, 2, 3]) {
     it(`after write ${parkAfter} of 3: the next open puts every file back, the new one included`, async () => {
       const name = `tabula-tabclose-${process.pid}-${Date.now()}-${n++}`;
-      const lfs = new LightningFS(name, { wipe: true }) as unknown as IsoFs;
+      const lfs = openNamedLightningFs(name, { wipe: true });
       const dir = "/ws";
       await lfs.promises.mkdir(dir);
       await lfs.promises.mkdir(`${dir}/src`);
@@ -97,7 +97,7 @@ describe("a tab closed in the middle of a restore (lightning-fs)", () => {
       await snapshotDb(name, copy);
 
       // The next open, on what IndexedDB held when the tab died.
-      const reopened = new LightningFS(copy) as unknown as IsoFs;
+      const reopened = openNamedLightningFs(copy);
       const r = await recoverInterruptedRestore({ fs: reopened, dir, journal: new ChangeJournal(), readMany: lightningReadMany(indexedDB, copy) });
       expect(r?.rolledBack).toBe(true);
       expect(await readText(reopened, `${dir}/README.md`)).toBe("MINE # readme\n");

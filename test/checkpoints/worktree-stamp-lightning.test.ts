@@ -8,7 +8,7 @@
  */
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import git from "isomorphic-git";
 import { createCheckpoint, lightningReadMany } from "../../lib/checkpoints";
 import { ChangeJournal } from "../../lib/fs/journal";
@@ -54,7 +54,7 @@ async function snapshotDb(from: string, to: string): Promise<void> {
 type Page = { ws: { fs: IsoFs; dir: string; journal: ChangeJournal; readMany: ReturnType<typeof lightningReadMany> }; wsfs: WorkspaceFs };
 
 function page(name: string, stamped: boolean): Page {
-  const raw = new LightningFS(name) as unknown as IsoFs;
+  const raw = openNamedLightningFs(name);
   const f = stamped ? withWorktreeStamp(raw, DIR) : raw;
   const journal = new ChangeJournal();
   return { ws: { fs: f, dir: DIR, journal, readMany: lightningReadMany(indexedDB, name) }, wsfs: new WorkspaceFs({ fs: f, dir: DIR, journal }) };
@@ -88,7 +88,7 @@ async function mutate(p: Page, r: Rnd, count: number): Promise<void> {
 async function runOne(seed: number): Promise<void> {
   const r = rnd(seed);
   const name = `tabula-stamp-lfs-${process.pid}-${Date.now()}-${n++}`;
-  const lfs = new LightningFS(name, { wipe: true }) as unknown as IsoFs;
+  const lfs = openNamedLightningFs(name, { wipe: true });
   await lfs.promises.mkdir(DIR);
   await git.init({ fs: lfs as never, dir: DIR, defaultBranch: "main" });
   await lfs.promises.flush!();
@@ -123,7 +123,7 @@ describe("the worktree stamp over lightning-fs (fake-indexeddb), a tab killed at
 
   it("a stamped open with nothing changed since the last checkpoint does not walk", async () => {
     const name = `tabula-stamp-lfs-quiet-${process.pid}-${n++}`;
-    const lfs = new LightningFS(name, { wipe: true }) as unknown as IsoFs;
+    const lfs = openNamedLightningFs(name, { wipe: true });
     await lfs.promises.mkdir(DIR);
     await git.init({ fs: lfs as never, dir: DIR, defaultBranch: "main" });
     const f = withWorktreeStamp(lfs, DIR);

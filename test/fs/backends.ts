@@ -37,9 +37,9 @@ export async function nodeBackend(): Promise<Backend> {
 }
 
 export async function lightningBackend(dir = "/ws"): Promise<Backend & { dbName: string }> {
-  const { default: LightningFS } = await import("@isomorphic-git/lightning-fs");
+  const { openNamedLightningFs } = await import("../../lib/fs/lightning");
   const dbName = uniqueName("tabula-test");
-  const lfs = new LightningFS(dbName) as unknown as IsoFs;
+  const lfs = openNamedLightningFs(dbName);
   if (dir !== "/") await lfs.promises.mkdir(dir);
   return {
     name: "lightning",

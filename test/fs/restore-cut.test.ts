@@ -9,7 +9,7 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import git from "isomorphic-git";
 import { __testing, createCheckpoint, diffWorkingTree, recoverInterruptedRestore, restoreCheckpoint } from "../../lib/checkpoints";
 import { lightningReadMany } from "../../lib/checkpoints/lightning-read";
@@ -55,7 +55,7 @@ async function treeOf(wsfs: WorkspaceFs): Promise<Tree> {
 
 /** A workspace with a save point, then the user's edits made as the editor makes them. */
 async function userWorkspace(name: string) {
-  const lfs = new LightningFS(name, { wipe: true }) as unknown as IsoFs;
+  const lfs = openNamedLightningFs(name, { wipe: true });
   const enc = new TextEncoder();
   await lfs.promises.mkdir(dir);
   await lfs.promises.mkdir(`${dir}/src`);
@@ -102,7 +102,7 @@ async function reopen(name: string, count: number, torn: Torn): Promise<{ tree: 
   const copy = `${name}-cut-${count}`;
   await log!.materialize(count, copy, `${copy}_files`);
   tornFiles(count, torn);
-  const lfs = new LightningFS(copy) as unknown as IsoFs;
+  const lfs = openNamedLightningFs(copy);
   const wsfs = new WorkspaceFs({ fs: lfs, dir, journal: new ChangeJournal() });
   await recoverInterruptedWrites(wsfs);
   const r = await recoverInterruptedRestore({ fs: wsfs.fs, dir, journal: wsfs.journal, readMany: lightningReadMany(indexedDB, copy) });

@@ -7,13 +7,13 @@
 import "fake-indexeddb/auto";
 (globalThis as { navigator?: object }).navigator ??= {};
 
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import { afterAll, describe, expect, it } from "vitest";
 import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { createShell } from "../../lib/shell";
 import { gitEnv } from "./helpers";
 
-const fs = new LightningFS(`tabula-merge-test-${Date.now()}-${Math.random().toString(36).slice(2)}`, { wipe: true }) as unknown as IsoFs;
+const fs = openNamedLightningFs(`tabula-merge-test-${Date.now()}-${Math.random().toString(36).slice(2)}`, { wipe: true });
 afterAll(async () => {
   await fs.promises.flush?.();
 });

@@ -6,7 +6,7 @@
 import "fake-indexeddb/auto";
 (globalThis as { navigator?: object }).navigator ??= {};
 
-import LightningFS from "@isomorphic-git/lightning-fs";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { createShell, type Shell } from "../../lib/shell";
@@ -17,7 +17,7 @@ let wsfs: WorkspaceFs;
 let shell: Shell;
 
 beforeAll(async () => {
-  fs = new LightningFS(`tabula-shell-test-${Date.now()}-${Math.random().toString(36).slice(2)}`, { wipe: true }) as unknown as IsoFs;
+  fs = openNamedLightningFs(`tabula-shell-test-${Date.now()}-${Math.random().toString(36).slice(2)}`, { wipe: true });
   wsfs = new WorkspaceFs({ fs, dir: "/", journal: new ChangeJournal() });
   await wsfs.writeFile("README.md", "# hello\n");
   await wsfs.writeFile("src/a.ts", "// TODO: a\nexport const a = 1;\n");
