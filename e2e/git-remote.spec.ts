@@ -99,8 +99,19 @@ test("round trip: clone from the start page, commit and push in the terminal, na
     fs.rmSync(other, { recursive: true, force: true });
     fs.mkdirSync(other);
 
+    // The clone runs in a worker of its own (the page only shows its progress), ended when done.
+    const workers: { url: string; closed: boolean }[] = [];
+    page.on("worker", (w) => {
+      const seen = { url: w.url(), closed: false };
+      workers.push(seen);
+      w.on("close", () => (seen.closed = true));
+    });
     await cloneFromStartPage(page, server.url, "Last commit");
     await page.waitForURL(/\/w\//);
+    // The start page runs no other worker: what started before the workspace opened is the clone's.
+    const cloneWorkers = [...workers];
+    expect(cloneWorkers).toHaveLength(1);
+    await expect.poll(() => cloneWorkers[0]!.closed).toBe(true);
     await expect(treeItem(page, "notes.txt")).toBeVisible();
     await openTerminal(page);
     await run(page, "git log --oneline | wc -l");

@@ -2,7 +2,8 @@
 import { openKeyValueStore } from "@/lib/storage/idb-kv";
 import { WorkspaceRegistry, type WorkspaceMeta } from "@/lib/workspaces/registry";
 import { WorkspaceManager } from "@/lib/workspaces/manager";
-import { openLightningFs, deleteWorkspaceStorage } from "@/lib/fs/lightning";
+import { openLightningFs, deleteWorkspaceStorage, lightningFsName } from "@/lib/fs/lightning";
+import { cloneInWorker, type WorkerHandle } from "@/lib/workspaces/clone-in-worker";
 import { revocableFs, type RevocableFs } from "@/lib/fs/revocable";
 
 /** The browser's wiring of the framework-free core: IndexedDB, crypto, the clock. */
@@ -26,6 +27,13 @@ export function workspaceManager(): WorkspaceManager {
     },
     randomBytes: (bytes) => crypto.getRandomValues(bytes),
     now: () => Date.now(),
+    // Fetching, indexing and checking out a big project off the page's thread.
+    cloneElsewhere: (id, clone, signal) =>
+      cloneInWorker(
+        () => new Worker(new URL("../../lib/workspaces/clone.worker.ts", import.meta.url), { type: "module", name: "tabula-clone" }) as unknown as WorkerHandle,
+        { fsName: lightningFsName(id), url: clone.url, proxyEndpoint: new URL(clone.proxyEndpoint, location.origin).toString(), ...(clone.depth ? { depth: clone.depth } : {}) },
+        { auth: clone.auth, onProgress: clone.onCloneProgress, signal },
+      ),
   });
   return manager;
 }

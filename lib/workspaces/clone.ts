@@ -1,7 +1,8 @@
-import git, { type HttpClient } from "isomorphic-git";
+import type { HttpClient } from "isomorphic-git";
 import webHttp from "isomorphic-git/http/web";
 import type { IsoFs } from "../fs";
 import type { AuthCallbacks } from "../git/credentials";
+import { fastClone } from "../git/fast-clone";
 
 export interface CloneProgress {
   phase: string;
@@ -78,17 +79,19 @@ export async function cloneRepository(
 ): Promise<void> {
   const target = validateCloneUrl(url);
   try {
-    await git.clone({
+    await fastClone({
       fs: repo.fs,
       dir: repo.dir,
       http: proxiedHttp(opts.proxyEndpoint),
       url: target,
       singleBranch: true,
       ...(opts.depth ? { depth: opts.depth } : {}),
-      ...(opts.auth ?? {}),
+      ...(opts.auth ? { auth: opts.auth } : {}),
+      signal: opts.signal,
       onProgress: (p) => opts.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
     });
   } catch (error) {
+    if ((error as Error)?.name === "AbortError") throw error;
     throw new Error(describeCloneError(error, target));
   }
 }

@@ -17,7 +17,14 @@ export interface WorkspaceEnvironment {
   deleteStorage(id: string): Promise<void>;
   randomBytes(bytes: Uint8Array): Uint8Array;
   now(): number;
+  /**
+   * Clone into the new workspace's storage somewhere else (the browser: a worker of its own).
+   * The workspace's fs is only opened here once it has returned.
+   */
+  cloneElsewhere?(id: string, clone: CloneRequest, signal?: AbortSignal): Promise<void>;
 }
+
+export type CloneRequest = { url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void; auth?: AuthCallbacks; depth?: number };
 
 export interface OpenedWorkspace {
   meta: WorkspaceMeta;
@@ -28,7 +35,7 @@ type Source =
   | { kind: "empty" }
   | { kind: "sample" }
   | { kind: "zip" | "folder"; entries: ImportEntry[]; detail?: string; includeIgnored?: boolean }
-  | { kind: "clone"; url: string; proxyEndpoint: string; onCloneProgress?: (p: CloneProgress) => void; auth?: AuthCallbacks; depth?: number }
+  | ({ kind: "clone" } & CloneRequest)
   /** A session exported as a git bundle: branch, checkpoints and files; the session goes to `onImported`. */
   | { kind: "bundle"; bytes: Uint8Array; detail?: string; onImported?: (r: import("../share/session-bundle").SessionImport) => void };
 
@@ -46,18 +53,24 @@ export class WorkspaceManager {
   async create(rawName: string, source: Source, onProgress?: Progress, signal?: AbortSignal): Promise<WorkspaceMeta> {
     const name = validateWorkspaceName(rawName);
     const id = newWorkspaceId(this.env.randomBytes);
-    const wsfs = this.workspaceFs(id);
     let imported: { history: boolean; notes: string[] } | undefined;
     try {
+      // A clone done elsewhere owns the storage until it returns: open it only then.
+      const elsewhere = source.kind === "clone" ? this.env.cloneElsewhere : undefined;
+      if (source.kind === "clone" && elsewhere) await this.env.cloneElsewhere!(id, source, signal);
+      const wsfs = this.workspaceFs(id);
       if (source.kind === "clone") {
-        await cloneRepository({ fs: wsfs.fs, dir: wsfs.dir }, source.url, {
-          proxyEndpoint: source.proxyEndpoint,
-          onProgress: source.onCloneProgress,
-          auth: source.auth,
-          depth: source.depth,
-          signal,
-        });
-        await wsfs.flush();
+        // Done elsewhere, the clone saved its own file tree (this page has written nothing).
+        if (!elsewhere) {
+          await cloneRepository({ fs: wsfs.fs, dir: wsfs.dir }, source.url, {
+            proxyEndpoint: source.proxyEndpoint,
+            onProgress: source.onCloneProgress,
+            auth: source.auth,
+            depth: source.depth,
+            signal,
+          });
+          await wsfs.flush();
+        }
       } else if (source.kind === "bundle") {
         // Loaded on demand: the start page does not carry the checkpoint engine otherwise.
         const [engine, share] = await Promise.all([import("../checkpoints/index"), import("../share/session-bundle")]);

@@ -1,5 +1,5 @@
 /** `git clone [--depth <n>] [-b <branch>] <url> [<directory>]`: into a new directory of the workspace. */
-import git from "isomorphic-git";
+import { fastClone } from "../../../git/fast-clone";
 import type { GitContext } from "../context";
 import { transportOf } from "../transfer-report";
 import { fatal, GitError, parseArgs } from "../util";
@@ -37,11 +37,11 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   if (existing && existing.length > 0) throw fatal(`destination path '${name}' already exists and is not an empty directory.`);
   const transport = transportOf(ctx, "clone");
   if (!a.has("-q")) ctx.io.err(`Cloning into '${name}'...\n`);
-  await git.clone({
-    fs: ctx.repo.iso.fs,
+  const cloned = await fastClone({
+    fs: ctx.repo.fs,
     dir: abs,
     http: transport.http,
-    ...(transport.auth ?? {}),
+    ...(transport.auth ? { auth: transport.auth } : {}),
     url: target.toString(),
     ref: a.get("-b"),
     remote: a.get("-o") ?? "origin",
@@ -49,9 +49,9 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
     noTags: a.has("--no-tags"),
     ...(depthText ? { depth: Number(depthText) } : {}),
   });
+  if (cloned.empty && !a.has("-q")) ctx.io.err("warning: You appear to have cloned an empty repository.\n");
   // The clone wrote through the raw fs: tell the editors and the file tree what appeared.
-  const files = await git.listFiles({ fs: ctx.repo.iso.fs, dir: abs });
-  for (const f of files) ctx.work.journal.record({ kind: "write", path: rel === "" ? f : `${rel}/${f}`, origin: "git" });
+  for (const f of cloned.files) ctx.work.journal.record({ kind: "write", path: rel === "" ? f : `${rel}/${f}`, origin: "git" });
   ctx.work.invalidate();
   // This shell's git works on the workspace's own repository (its root): say so rather than let
   // the next `git status` in there answer for the outer one.
