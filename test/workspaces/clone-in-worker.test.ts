@@ -17,10 +17,10 @@ function fakeWorker(serve: (rpc: Rpc, job: unknown) => Promise<unknown>) {
   const state = { terminated: false, errorListener: undefined as undefined | ((ev: { message?: string }) => void) };
   const handle: WorkerHandle = {
     ...asPort(port1),
-    addEventListener: ((type: string, l: (ev: { data: unknown } & { message?: string }) => void) => {
+    addEventListener: ((type: string, l: (ev: { data?: unknown; message?: string }) => void) => {
       if (type === "error") state.errorListener = l;
       else port1.on("message", (data) => l({ data }));
-    }) as WorkerHandle["addEventListener"],
+    }) as unknown as WorkerHandle["addEventListener"],
     terminate: () => {
       state.terminated = true;
       port1.close();
