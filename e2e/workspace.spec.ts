@@ -45,6 +45,9 @@ test("rename, move by drag and drop, delete and undo in the file tree", async ({
 
   // Keyboard: select with arrows, F2 renames.
   await treeItem(page, "package.json").click();
+  // The click opens package.json, and an opened file becomes the tree's selection: wait for it, as a
+  // person sees the editor switch, so the selection is not moved back under the arrow keys.
+  await expect(page.getByRole("tab", { name: /package\.json/ })).toHaveAttribute("aria-selected", "true");
   await page.getByRole("tree", { name: "Files" }).focus();
   await page.keyboard.press("ArrowUp");
   await expect(page.locator('[role="treeitem"][aria-selected="true"]')).toHaveAttribute("data-path", ".gitignore");

@@ -59,8 +59,9 @@ export function attachTypeScriptWorkspace(wsfs: WorkspaceFs, docs: DocumentStore
   let lastOpen = new Set<string>();
   let configNotes: string[] = [];
   let limitNote: string | undefined;
+  let readNote: string | undefined;
   let firstCheck = true;
-  const notify = () => workspaceProblems.setNotices([...configNotes, ...(limitNote ? [limitNote] : [])]);
+  const notify = () => workspaceProblems.setNotices([...configNotes, ...[limitNote, readNote].filter((n) => n !== undefined)]);
 
   const setText = (model: monaco.editor.ITextModel, text: string, undoable: boolean) => {
     if (model.getValue() === text) return;
@@ -231,13 +232,21 @@ export function attachTypeScriptWorkspace(wsfs: WorkspaceFs, docs: DocumentStore
 
   const sync = new TsWorkspaceSync(wsfs, sink);
   let initialFed = false;
-  void sync.start().then(() => {
-    initialFed = true;
-    scheduleRecheck();
-    // node_modules declarations are read after the sources, when the page has a moment.
-    const later = (cb: () => void) => ("requestIdleCallback" in window ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1000));
-    later(() => void (stopped || sync.loadTypes()));
-  });
+  void sync
+    .start()
+    .catch((e: unknown) => {
+      // The files that could be read are fed; the count must still settle rather than spin forever.
+      console.error("Reading the workspace for TypeScript failed:", e);
+      readNote = `Some files could not be read for checking: ${e instanceof Error ? e.message : String(e)}`;
+      notify();
+    })
+    .then(() => {
+      initialFed = true;
+      scheduleRecheck();
+      // node_modules declarations are read after the sources, when the page has a moment.
+      const later = (cb: () => void) => ("requestIdleCallback" in window ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1000));
+      later(() => void (stopped || sync.loadTypes()));
+    });
   // Another tab's writes never reach this journal (it is marked unknown instead): read everything again.
   const staleCheck = setInterval(() => {
     if (sync.outOfDate) void sync.resync();

@@ -101,26 +101,31 @@ export function useWorkspace(id: string) {
             again = true;
             return refreshing;
           }
+          // Cleared in the same step that ends the loop: a call arriving after the last pass must start a new one.
           refreshing = (async () => {
-            do {
-              again = false;
-              const tree = await readTree(wsfs);
-              // The tree shows at once; git's colours and branch follow when status is done.
-              if (!cancelled) setState((s) => (s ? { ...s, tree, loaded: { ...s.loaded, tree: true } } : s));
-              let decorations = new Map<string, GitDecoration>();
-              let branch: string | undefined;
-              // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
-              const repo = { fs: wsfs.fs, dir: wsfs.dir, readOnly: coord.role !== "writer" };
-              try {
-                const isIgnored = await createIgnoreMatcher(repo);
-                decorations = gitDecorations(await statusAll(repo), await collectIgnored(tree, isIgnored));
-                branch = await currentBranch(repo);
-              } catch {
-                // Not a git repository (yet): the tree still works without colours.
-              }
-              if (!cancelled) setState((s) => (s ? { ...s, tree, decorations, branch, loaded: { tree: true, git: true } } : s));
-            } while (again);
-          })().finally(() => (refreshing = null));
+            try {
+              do {
+                again = false;
+                const tree = await readTree(wsfs);
+                // The tree shows at once; git's colours and branch follow when status is done.
+                if (!cancelled) setState((s) => (s ? { ...s, tree, loaded: { ...s.loaded, tree: true } } : s));
+                let decorations = new Map<string, GitDecoration>();
+                let branch: string | undefined;
+                // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
+                const repo = { fs: wsfs.fs, dir: wsfs.dir, readOnly: coord.role !== "writer" };
+                try {
+                  const isIgnored = await createIgnoreMatcher(repo);
+                  decorations = gitDecorations(await statusAll(repo), await collectIgnored(tree, isIgnored));
+                  branch = await currentBranch(repo);
+                } catch {
+                  // Not a git repository (yet): the tree still works without colours.
+                }
+                if (!cancelled) setState((s) => (s ? { ...s, tree, decorations, branch, loaded: { tree: true, git: true } } : s));
+              } while (again);
+            } finally {
+              refreshing = null;
+            }
+          })();
           return refreshing;
         };
         refreshRef.current = refresh;
