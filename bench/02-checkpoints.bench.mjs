@@ -16,7 +16,7 @@ import { buildBrowserBundle, buildNodeBundle, cleanup, serveBundle as serve } fr
 import { generate } from "./checkpoints/gen.mjs";
 import { nativeDriver } from "./checkpoints/native.mjs";
 import { runRealShapeChromium } from "./checkpoints/real-shape-chromium.mjs";
-import { runSchedule, SCHEDULE, SHORT_SCHEDULE } from "./checkpoints/runner.mjs";
+import { runSchedule, SCHEDULE } from "./checkpoints/runner.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SIZES = (process.env.TABULA_BENCH_SIZES ?? "1000,10000").split(",").map(Number);
@@ -87,7 +87,6 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
       "noChange/warm1/warm100/restore*: with the ChangeJournal (how the app runs) and, on lightning-fs, lightningReadMany; noChangeWalk/warm1Walk: no journal (stat walk, e.g. after a reload).",
       "cold: one run per size (first checkpoint of a fresh repository, all objects written).",
       "noChangeIdle: a no-change checkpoint after 700 ms without fs calls (lightning-fs has deactivated and reloads its whole tree).",
-      "chromiumPatchedLightningFs: experiment, not shipped: lightning-fs with O(1) inode allocation instead of a whole-tree walk per new file.",
       "nodeRealShape: ~10k files over ~3.5k directories up to depth 10, 12 .gitignore files, ~10k commits packed by git fast-import (bench/checkpoints/real-shape.mjs); *Reload = a new engine + journal (a page reload): state only from the cache file, a stat walk.",
       "chromiumRealShape: the same repository (working tree and .git, packs included) written into IndexedDB, the engine on lightning-fs in the page (bench/checkpoints/real-shape-chromium.mjs); *Reload also makes a new LightningFS instance (activated before the timed call).",
     ],
@@ -122,11 +121,9 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
     const server = await serve(await buildBrowserBundle());
     const context = await browser.newContext();
     try {
-      const runs = SIZES.map((n) => ({ key: "chromium", n, schedule: SCHEDULE, patchAutoinc: false }));
-      if (SIZES.includes(10000) && !process.env.TABULA_BENCH_NO_EXPERIMENT) {
-        runs.push({ key: "chromiumPatchedLightningFs", n: 10000, schedule: SHORT_SCHEDULE, patchAutoinc: true });
-      }
-      for (const { key, n, schedule, patchAutoinc } of runs) {
+      // lightning-fs as the app opens it (openNamedLightningFs: group commit, counted inodes, one-call listings).
+      const runs = SIZES.map((n) => ({ key: "chromium", n, schedule: SCHEDULE }));
+      for (const { key, n, schedule } of runs) {
         say(`${key} ${n}`);
         const page = await context.newPage();
         const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `tabula-bench-chromium-native-${n}-`));
@@ -134,7 +131,7 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
         try {
           await page.goto(server.url);
           await page.waitForFunction(() => globalThis.bench !== undefined);
-          const setup = await page.evaluate(([count, patch]) => globalThis.bench.setup(count, 42, { patchAutoinc: patch }), [n, patchAutoinc]);
+          const setup = await page.evaluate((count) => globalThis.bench.setup(count, 42), n);
           const engine = { op: (name, rep) => page.evaluate(([a, b]) => globalThis.bench.op(a, b), [name, rep]) };
           const native = nativeDriver(path.join(tmp, "native"));
           native.init(generate(n, 42));
@@ -165,7 +162,6 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
     results.targets = {
       "chromium 10k": targets(results.chromium[10000]?.figures),
       "chromium 1k": targets(results.chromium[1000]?.figures),
-      "chromium 10k, lightning-fs autoinc patched (experiment)": targets(results.chromiumPatchedLightningFs?.[10000]?.figures),
     };
   } else {
     results.chromium = { skipped: "no browser given" };

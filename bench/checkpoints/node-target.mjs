@@ -28,6 +28,7 @@ const setup = {};
 let engineFs;
 let dir;
 let readMany;
+let listDir;
 try {
   const t0 = performance.now();
   if (target === "lfs") {
@@ -46,9 +47,10 @@ try {
     execFileSync("git", ["-c", "init.defaultBranch=main", "init", "-q"], { cwd: dir });
     engineFs = fs;
     readMany = api.syncReadMany(fs.readFileSync); // what a Node host passes (lib/checkpoints/node-read.ts)
+    listDir = api.syncListDir(fs.readdirSync, fs.lstatSync);
   }
   setup.populateMs = Math.round(performance.now() - t0);
-  const engine = engineDriver({ api, fs: engineFs, dir, journal: new api.ChangeJournal(), readMany });
+  const engine = engineDriver({ api, fs: engineFs, dir, journal: new api.ChangeJournal(), readMany, listDir });
   engine.init(gen.textPaths);
   const native = nativeDriver(path.join(tmp, "native"));
   native.init(gen);

@@ -11,6 +11,7 @@ import * as api from "../../lib/checkpoints/index.ts";
 import { ChangeJournal } from "../../lib/fs/journal.ts";
 import { withWorktreeStamp } from "../../lib/fs/worktree-stamp.ts";
 import { openNamedLightningFs } from "../../lib/fs/lightning.ts";
+import { listDirOf } from "../../lib/fs/listing.ts";
 import { deleteIdb, populateIdb } from "./populate.mjs";
 import { nextLive, planChange } from "./real-shape-plan.mjs";
 
@@ -37,7 +38,7 @@ async function newSession() {
   await fs.promises.stat("/");
   // The app's writers share the stamped fs (lib/fs/worktree-stamp.ts); ?nostamp: without it.
   const stamped = !new URLSearchParams(location.search).has("nostamp");
-  ws = { fs: stamped ? withWorktreeStamp(fs, DIR) : fs, dir: DIR, journal: new ChangeJournal(), readMany: api.lightningReadMany(indexedDB, name) };
+  ws = { fs: stamped ? withWorktreeStamp(fs, DIR) : fs, dir: DIR, journal: new ChangeJournal(), readMany: api.lightningReadMany(indexedDB, name), listDir: listDirOf(fs) };
 }
 
 async function change(count, seed) {

@@ -125,7 +125,7 @@ export function realEngineDriver(api, dir, paths) {
   const stamped = !process.env.TABULA_BENCH_NO_STAMP && api.withWorktreeStamp;
   const newSession = () => {
     const raw = { promises: fs.promises };
-    return { fs: stamped ? api.withWorktreeStamp(raw, dir) : raw, dir, journal: new api.ChangeJournal(), readMany: api.syncReadMany(fs.readFileSync) };
+    return { fs: stamped ? api.withWorktreeStamp(raw, dir) : raw, dir, journal: new api.ChangeJournal(), readMany: api.syncReadMany(fs.readFileSync), listDir: api.syncListDir(fs.readdirSync, fs.lstatSync) };
   };
   let session = newSession();
   let live = [...paths];

@@ -16,16 +16,6 @@ export const SCHEDULE = [
   ["restore100", 4],
 ];
 
-/** For the lightning-fs experiment: the steady-state ops only. */
-export const SHORT_SCHEDULE = [
-  ["cold", 1],
-  ["noChange", 5],
-  ["warm1", 5],
-  ["restore1", 4],
-  ["warm100", 3],
-  ["restore100", 4],
-];
-
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

@@ -11,9 +11,9 @@ import { planWarm1, planWarm100, updateLive } from "./gen.mjs";
 
 const now = () => globalThis.performance.now();
 
-export function engineDriver({ api, fs, dir, journal, readMany }) {
-  const ws = { fs, dir, journal, readMany };
-  const wsWalk = { fs, dir, readMany };
+export function engineDriver({ api, fs, dir, journal, readMany, listDir }) {
+  const ws = { fs, dir, journal, readMany, listDir };
+  const wsWalk = { fs, dir, readMany, listDir };
   let live = [];
   let run = 0;
   const w = [];

@@ -4,13 +4,14 @@ import type { AgentSession } from "@/lib/agent";
 import { Timeline, conversationAt, type Preview, type RestoreChoice, type RestoreOutcome, type Tick } from "@/lib/timeline";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
+import { listDirOf } from "@/lib/fs/listing";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 
 const loadEngine = () => import("@/lib/checkpoints");
 
 /** The engine's view of the open workspace: same fs, journal and batched reads as the agent's. */
 export function checkpointWorkspace(ws: WorkspaceState) {
-  return { fs: ws.wsfs.fs, dir: ws.wsfs.dir, journal: ws.wsfs.journal, readMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)) };
+  return { fs: ws.wsfs.fs, dir: ws.wsfs.dir, journal: ws.wsfs.journal, readMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), listDir: listDirOf(ws.wsfs.fs) };
 }
 
 /**

@@ -13,12 +13,13 @@ import { statusAll, createIgnoreMatcher, currentBranch } from "@/lib/git";
 import { recoverInterruptedWrites, type WriteRecovery } from "@/lib/fs/recovery";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
+import { listDirOf } from "@/lib/fs/listing";
 
 /** Finish (roll back) a checkpoint restore a closed tab left half done. Writer tab only. */
 async function recoverRestore(wsfs: WorkspaceFs, id: string): Promise<WorkspaceState["restoreRecovery"]> {
   try {
     const engine = await import("@/lib/checkpoints");
-    const r = await engine.recoverInterruptedRestore({ fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal, readMany: lightningReadMany(indexedDB, lightningFsName(id)) });
+    const r = await engine.recoverInterruptedRestore({ fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal, readMany: lightningReadMany(indexedDB, lightningFsName(id)), listDir: listDirOf(wsfs.fs) });
     return r ? { txid: r.txid, paths: r.paths, savedRef: r.savedRef } : undefined;
   } catch (e) {
     if ((e as { code?: string }).code === "NOT_A_REPO") return undefined;

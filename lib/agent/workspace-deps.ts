@@ -6,6 +6,7 @@
  */
 import { HiddenPathSet } from "../fs/hidden-view";
 import type { WorkspaceFs } from "../fs/workspace-fs";
+import { listDirOf } from "../fs/listing";
 import type { AgentDeps, CheckpointRecord, CheckpointService, RestoreRecord, ShellLike } from "./types";
 
 export type WorkspaceAgentDepsOptions = {
@@ -55,7 +56,7 @@ function loadShell(): Promise<ShellModule> {
 /** lib/checkpoints behind the agent's CheckpointService interface. */
 export function createCheckpointService(wsfs: WorkspaceFs, accel: { readMany?: import("../checkpoints/index").ReadMany } = {}): CheckpointService {
   // readMany batches the first (cold) snapshot's reads into IndexedDB transactions (lightning-fs reads one file per transaction).
-  const ws = { fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal, readMany: accel.readMany };
+  const ws = { fs: wsfs.fs, dir: wsfs.dir, journal: wsfs.journal, readMany: accel.readMany, listDir: listDirOf(wsfs.fs) };
   void loadCheckpoints().catch(() => undefined); // warm it up: the first run should not wait for the import
   return {
     async create(opts): Promise<CheckpointRecord> {

@@ -168,7 +168,7 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
     const writer = engine.store.newWriter();
     try {
       let tp = perfNow();
-      const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany });
+      const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany, listDir: ws.listDir });
       tp = tracePhase("checkpoint.scan", tp);
       const head = await engine.refs.resolve("HEAD");
       const stats: CheckpointStats = {
@@ -401,7 +401,7 @@ export async function diffWorkingTree(ws: Workspace, refOrOid: string, opts: { m
     const target = await resolveTreeish(engine, refOrOid);
     const writer = engine.store.newWriter();
     try {
-      const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany });
+      const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany, listDir: ws.listDir });
       await writer.flush();
       return sortDiff(await diffTrees(new TreeReader(engine.store), target.tree, scan.tree));
     } catch (err) {

@@ -21,11 +21,11 @@ import { buildTree, collectLarge, DirNode, type FileRec, markDirty, removeAt } f
 import { workingTreeRules, type Rules } from "./ignore";
 import { ObjectStore, type ObjectWriter } from "./objects";
 import { RefStore } from "./refs";
-import { IO_LIMIT, type ReadMany, Scanner, type ScanCtx, type ScanStats } from "./scan";
+import { IO_LIMIT, type ListDir, type ReadMany, Scanner, type ScanCtx, type ScanStats } from "./scan";
 import { atomicWrite, baseName, CheckpointError, fromUtf8, joinAbs, joinRel, lstatOrNull, Mutex, parentRel, perfNow, readOrNull, Semaphore } from "./util";
 
 export { DirNode, type FileRec, type LargeRec } from "./dir-tree";
-export { type ReadMany, type ScanStats } from "./scan";
+export { type ListDir, type ReadMany, type ScanStats } from "./scan";
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const CACHE_FILE = "tabula/checkpoint-cache.json";
@@ -59,6 +59,8 @@ export type Workspace = {
   maxFileBytes?: number;
   /** Accelerator: batched reads (see lightningReadMany). Optional. */
   readMany?: ReadMany;
+  /** Accelerator: a directory's entries with their stats in one call (see lightningListDir). Optional. */
+  listDir?: ListDir;
 };
 
 function statKey(st: IsoFsStat | null): string {
@@ -322,7 +324,7 @@ export class Engine {
    * Bring the state up to date with the working tree and write any new blobs and trees
    * through `writer` (flushed by the caller). Returns the root tree oid.
    */
-  async scan(writer: ObjectWriter, opts: { journal?: ChangeJournal; cap: number; readMany?: ReadMany }): Promise<ScanResult> {
+  async scan(writer: ObjectWriter, opts: { journal?: ChangeJournal; cap: number; readMany?: ReadMany; listDir?: ListDir }): Promise<ScanResult> {
     let t = perfNow();
     const state = await this.loadState(opts.cap);
     t = tracePhase("scan.loadState", t);
@@ -358,7 +360,7 @@ export class Engine {
       } else {
         const rules = workingTreeRules(this.fs, this.dir);
         state.rules = rules;
-        const ctx: ScanCtx = { pending: [], readMany: opts.readMany, rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
+        const ctx: ScanCtx = { pending: [], readMany: opts.readMany, listDir: opts.listDir, rules, writer, sem: new Semaphore(IO_LIMIT), cap: opts.cap, stats };
         await this.scanner.scanDir(ctx, "", state.root);
         t = tracePhase("scan.walk", t);
         await this.scanner.hashPending(ctx);

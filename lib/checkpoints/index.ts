@@ -7,10 +7,10 @@
  * accelerators. The engine is correct without them, including after files changed behind its
  * back. Framework-free; nothing runs at import time. See README.md.
  */
-export type { Workspace, ReadMany } from "./engine";
+export type { Workspace, ReadMany, ListDir } from "./engine";
 export { DEFAULT_MAX_FILE_BYTES, __testing } from "./engine";
 export { lightningReadMany } from "./lightning-read";
-export { syncReadMany } from "./node-read";
+export { syncReadMany, syncListDir } from "./node-read";
 export {
   createCheckpoint,
   listCheckpoints,

@@ -231,7 +231,7 @@ async function runRestore(engine: Engine, ws: Workspace, refOrOid: string, scope
     // The scan checks every cached object against the repository when the generation
     // stamp says it changed behind us, so the saved tree is complete: every object it
     // reaches is in the repository (or in `writer`, flushed below) before any file is touched.
-    const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany });
+    const scan = await engine.scan(writer, { journal: ws.journal, cap, readMany: ws.readMany, listDir: ws.listDir });
     saveTree = scan.tree;
     tp = tracePhase("restore.scan", tp);
     const head = await engine.refs.resolve("HEAD");

@@ -36,6 +36,13 @@ const READ_BATCH = 256;
  * left undefined is read the ordinary way. */
 export type ReadMany = (absPaths: string[], stats: IsoFsStat[]) => Promise<(Uint8Array | undefined)[]>;
 
+/**
+ * Optional accelerator: a directory's names with every entry's lstat, in one call (what a walk
+ * would get from readdir and one lstat per entry). `undefined` means "not here": the walk
+ * lists the directory the ordinary way. A `null` stat is an entry gone while listing.
+ */
+export type ListDir = (absDir: string) => Promise<{ names: string[]; stats: (IsoFsStat | null)[] } | undefined>;
+
 export type ScanStats = {
   mode: "journal" | "walk";
   filesHashed: number;
@@ -49,6 +56,7 @@ type PendingFile = { node: DirNode; name: string; rel: string; st: IsoFsStat; t:
 export type ScanCtx = {
   pending: PendingFile[];
   readMany?: ReadMany;
+  listDir?: ListDir;
   /** Ignore rules; applyDirty may replace them with fresh ones (read them back after). */
   rules: Rules;
   writer: ObjectWriter;
@@ -151,11 +159,14 @@ export class Scanner {
    * file types where the backend gives them (node; lightning-fs gives names only, and then
    * every entry is lstat'ed), no lstat for directories, the files' lstats of one directory
    * issued together under one semaphore slot, and one clock reading per directory taken
-   * before them (an earlier recording time only makes more entries racy, never fewer).
+   * before them (an earlier recording time only makes more entries racy, never fewer). With
+   * `ctx.listDir` the stats come with the listing.
    */
   async scanDir(ctx: ScanCtx, rel: string, node: DirNode): Promise<boolean> {
     const abs = this.abs(rel);
-    const listing = await ctx.sem.run(() => this.list(abs));
+    const t0 = Date.now();
+    const listed = ctx.listDir ? await ctx.sem.run(() => ctx.listDir!(abs).catch(() => undefined)) : undefined;
+    const listing: Listing = listed ?? (await ctx.sem.run(() => this.list(abs)));
     const names = listing.names;
     if (rel !== "" && names.some(isGitName)) {
       ctx.stats.nestedReposSkipped.push(rel);
@@ -166,10 +177,26 @@ export class Scanner {
     let changed = node.oid === undefined;
     const seen = new Set<string>();
     const subdirs: string[] = [];
+    if (listed) {
+      // Every entry's lstat came with the listing: no lstat calls, and each kind is known
+      // before the ignore rules are asked.
+      ctx.stats.pathsChecked += names.length;
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        const st = listed.stats[i];
+        if (!st || isGitName(name) || isTransient(name)) continue;
+        if (st.isDirectory()) subdirs.push(name);
+        else if (st.isFile() || st.isSymbolicLink()) {
+          if (ignoredChild(ctx.rules, rel, name, false)) continue;
+          seen.add(name);
+          if (this.scanFile(ctx, node, name, joinRel(rel, name), st, t0)) changed = true;
+        }
+      }
+    }
     const toStat: string[] = [];
     /** Entries in toStat whose ignore verdict is still to be found (their kind was unknown). */
     const untested = new Set<string>();
-    for (let i = 0; i < names.length; i++) {
+    for (let i = 0; i < (listed ? 0 : names.length); i++) {
       const name = names[i]!;
       if (isGitName(name) || isTransient(name)) continue;
       const kind = listing.kinds?.[i] ?? KIND_UNKNOWN;

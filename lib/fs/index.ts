@@ -8,6 +8,7 @@ export * from "./read-cache";
 export * from "./workspace-fs";
 export * from "./hidden-view";
 export * from "./lightning";
+export * from "./listing";
 export * from "./tab-coordination";
 export * from "./recovery";
 export * from "./worktree-stamp";

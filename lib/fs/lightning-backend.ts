@@ -11,11 +11,20 @@
  * Numbers are never reused within an activation, which lightning-fs does not need (the bytes of
  * a deleted file are deleted with it). Should a future lightning-fs change its cache, the change
  * is not applied and the stock behaviour stays.
+ *
+ * It also answers "a directory's names with every entry's stat" from the in-memory tree in one
+ * step (`listDirSync`), which a walk otherwise asks as one readdir plus one lstat per entry, each
+ * a trip through lightning-fs's promise wrapper (~30 µs): ~0.4 s of a 13,000-entry walk.
  */
 import DefaultBackend from "@isomorphic-git/lightning-fs/src/DefaultBackend.js";
+import Stat from "@isomorphic-git/lightning-fs/src/Stat.js";
+import type { IsoFsStat } from "./types";
 
 type CacheLike = {
   _root?: Map<unknown, unknown>;
+  activated?: boolean;
+  readdir?(path: string): string[];
+  lstat?(path: string): object;
   autoinc(): number;
   _maxInode(node: unknown): number;
   activate(superblock?: unknown): void;
@@ -45,6 +54,35 @@ export function countInodes(cache: CacheLike): boolean {
 export class CountingInodeBackend extends DefaultBackend {
   async init(name: string, options?: object): Promise<void> {
     await super.init(name, options);
-    countInodes((this as unknown as { _cache: CacheLike })._cache);
+    countInodes(this.cache());
+  }
+
+  private cache(): CacheLike {
+    return (this as unknown as { _cache: CacheLike })._cache;
+  }
+
+  /**
+   * `dir`'s names and each entry's lstat (what `fs.promises.lstat` would return), read from the
+   * in-memory tree; undefined when the tree is not loaded (the fs is idle: ask through the fs,
+   * which loads it) or `dir` is not a directory. `dir` is absolute and normalised.
+   */
+  listDirSync(dir: string): { names: string[]; stats: (IsoFsStat | null)[] } | undefined {
+    const cache = this.cache();
+    if (!cache?.activated || typeof cache.readdir !== "function" || typeof cache.lstat !== "function") return undefined;
+    let names: string[];
+    try {
+      names = cache.readdir(dir);
+    } catch {
+      return undefined;
+    }
+    const prefix = dir.endsWith("/") ? dir : dir + "/";
+    const stats = names.map((name) => {
+      try {
+        return new Stat(cache.lstat!(prefix + name)) as IsoFsStat;
+      } catch {
+        return null;
+      }
+    });
+    return { names, stats };
   }
 }

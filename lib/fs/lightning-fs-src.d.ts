@@ -4,3 +4,18 @@ declare module "@isomorphic-git/lightning-fs/src/DefaultBackend.js" {
     init(name: string, options?: object): Promise<void>;
   }
 }
+
+/** lightning-fs's stat class (what its lstat returns), imported by path. */
+declare module "@isomorphic-git/lightning-fs/src/Stat.js" {
+  export default class Stat {
+    constructor(stats: object);
+    type: string;
+    mode: number;
+    size: number;
+    ino: number;
+    mtimeMs: number;
+    isFile(): boolean;
+    isDirectory(): boolean;
+    isSymbolicLink(): boolean;
+  }
+}

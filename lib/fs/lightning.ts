@@ -7,6 +7,7 @@
 import LightningFS from "@isomorphic-git/lightning-fs";
 import { BatchedIdbStore } from "./batched-idb-store";
 import { CountingInodeBackend } from "./lightning-backend";
+import { setSyncLister } from "./listing";
 import type { IsoFs } from "./types";
 
 export const WORKSPACE_FS_PREFIX = "tabula-ws-";
@@ -33,6 +34,7 @@ export function openNamedLightningFs(name: string, options: LightningFsOptions =
   const backend = new CountingInodeBackend();
   // `backend` is an option lightning-fs reads (PromisifiedFS._init) but does not declare.
   const fs = new LightningFS(name, { db, backend, ...(options.wipe ? { wipe: true } : {}) } as LightningFS.Options);
+  setSyncLister(fs as unknown as IsoFs, (dir) => backend.listDirSync(dir));
   return fs as unknown as IsoFs;
 }
 

@@ -4,6 +4,7 @@
  * (lightning-fs would otherwise keep writing, and even create the deleted database anew, so the
  * user's edits would vanish silently), reads what it wants to keep, then revokes everything.
  */
+import { passListing } from "./listing";
 import { codedError, type IsoFs, type IsoFsPromises } from "./types";
 
 // `flush` is not among them: it only persists what is already in memory, and a tab cut off from
@@ -34,6 +35,7 @@ export function revocableFs(inner: IsoFs): RevocableFs {
   }) as IsoFsPromises;
   // isomorphic-git looks for an enumerable `promises`; keep the other members (lightning-fs's callbacks) out of reach.
   const fs: IsoFs = { promises };
+  passListing(inner, fs);
   return {
     fs,
     revoke(what, why) {

@@ -25,6 +25,7 @@
  * its stat key before the next mutation and read again.
  */
 import { codedError, type IsoFs, type IsoFsPromises, type IsoFsStat } from "./types";
+import { passListing } from "./listing";
 
 export const WORKTREE_STAMP_FILE = ".git/tabula/worktree-stamp";
 /** Beyond this many listed paths a reload walks anyway; listing more would cost more than it saves. */
@@ -376,6 +377,7 @@ function wrap(fs: IsoFs, dir: string): IsoFs {
   if (raw.flush) promises.flush = () => raw.flush!();
   const out = { promises } as IsoFs & { [STAMP]: WorktreeStamp };
   Object.defineProperty(out, STAMP, { value: stamp, enumerable: false });
+  passListing(fs, out);
   return out;
 }
 

@@ -185,6 +185,9 @@ function matchesRule(rule: IgnoreRule, relToBase: string, isDir: boolean): boole
   return rule.regex.test(subject);
 }
 
+const DONE: Promise<void> = Promise.resolve();
+const noop = () => undefined;
+
 /**
  * The ignore rules of one repository, loaded lazily per directory. `prepare(path)` loads what
  * `test(path)` needs (the exclude file and the .gitignore of every ancestor directory);
@@ -195,6 +198,9 @@ export class IgnoreRules {
   private exclude: Promise<IgnoreRule[]> | null = null;
   private excludeRules: IgnoreRule[] = [];
   private readonly loading = new Map<string, Promise<void>>();
+  /** Directories whose .gitignore is loaded (or known absent): `prepare` need not wait for them. */
+  private readonly loaded = new Set<string>();
+  private excludeLoaded = false;
   /** .gitignore rules per directory ("" is the root); absent = no file or not loaded. */
   private readonly perDir = new Map<string, IgnoreRule[]>();
   private readonly dirVerdicts = new Map<string, boolean>();
@@ -207,16 +213,19 @@ export class IgnoreRules {
 
   /** Load the ignore files that can affect `rel` (not `rel`'s own .gitignore, which only
    * affects what is inside it). */
-  async prepare(rel: string): Promise<void> {
-    const loads: Promise<unknown>[] = [this.loadExclude()];
+  prepare(rel: string): Promise<void> {
+    // A walk prepares every directory below ones it already prepared: usually only the last
+    // directory is new, so what is loaded already costs no promise (thousands per walk).
+    const loads: Promise<unknown>[] = [];
+    if (!this.excludeLoaded) loads.push(this.loadExclude());
     const parts = rel.split("/");
     let dir = "";
-    loads.push(this.loadDir(""));
+    if (!this.loaded.has("")) loads.push(this.loadDir(""));
     for (let i = 0; i < parts.length - 1; i++) {
       dir = dir === "" ? parts[i]! : dir + "/" + parts[i]!;
-      loads.push(this.loadDir(dir));
+      if (!this.loaded.has(dir)) loads.push(this.loadDir(dir));
     }
-    await Promise.all(loads);
+    return loads.length === 0 ? DONE : loads.length === 1 ? (loads[0] as Promise<void>) : Promise.all(loads).then(noop);
   }
 
   /** Is `rel` ignored? Call `prepare(rel)` (or load its ancestors otherwise) first. */
@@ -276,6 +285,7 @@ export class IgnoreRules {
     this.exclude ??= readText(this.repo, joinPath(gitdirOf(this.repo), "info/exclude")).then((text) => {
       this.excludeRules = text === null ? [] : parseIgnoreFile(text);
       this.dirSets.clear();
+      this.excludeLoaded = true;
       return this.excludeRules;
     });
     return this.exclude;
@@ -285,6 +295,7 @@ export class IgnoreRules {
     let p = this.loading.get(dir);
     if (!p) {
       p = readText(this.repo, joinPath(joinPath(this.repo.dir, dir), ".gitignore")).then((text) => {
+        this.loaded.add(dir);
         if (text === null) return;
         this.perDir.set(dir, parseIgnoreFile(text));
         this.dirVerdicts.clear(); // new rules can change verdicts computed without them

@@ -21,8 +21,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createCheckpoint, pruneCheckpoints, restoreCheckpoint, undoRestore } from "../../lib/checkpoints";
+import { createCheckpoint, pruneCheckpoints, restoreCheckpoint, syncListDir, undoRestore, type ListDir } from "../../lib/checkpoints";
 import { ChangeJournal } from "../../lib/fs/journal";
+import { listDirOf } from "../../lib/fs/listing";
 import type { IsoFs } from "../../lib/fs/types";
 import { lightningBackend } from "../fs/backends";
 import { nodeFs, rmrf, tempRepo } from "./helpers";
@@ -38,33 +39,34 @@ afterAll(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-type Backend = { fs: IsoFs; dir: string };
+/** `listDir`: the walk's one-call listing, as the app (lightning-fs) or a Node host passes it. */
+type Backend = { fs: IsoFs; dir: string; listDir?: ListDir };
 
-async function nodeWorkspace(): Promise<Backend> {
+async function nodeWorkspace(seed: number): Promise<Backend> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-sweep-w-"));
   cleanups.push(() => rmrf(dir));
-  return { fs: nodeFs, dir };
+  return { fs: nodeFs, dir, listDir: seed % 3 === 0 ? syncListDir(fs.readdirSync, fs.lstatSync) : undefined };
 }
 
 async function lightningWorkspace(): Promise<Backend> {
   const b = await lightningBackend("/ws");
   cleanups.push(() => b.cleanup());
-  return { fs: b.fs, dir: b.dir };
+  return { fs: b.fs, dir: b.dir, listDir: listDirOf(b.fs) };
 }
 
 type Tally = { rollbackHit: number; commitPointHit: number };
 
-async function sweepOne(make: () => Promise<Backend>, seed: number, tally: Tally): Promise<{ ks: number; threw: number }> {
+async function sweepOne(make: (seed: number) => Promise<Backend>, seed: number, tally: Tally): Promise<{ ks: number; threw: number }> {
   const r = rnd(seed);
   const build = tempRepo("tabula-sweep-build-");
   try {
     buildWorkspace(build, r);
-    const { fs: base, dir } = await make();
+    const { fs: base, dir, listDir } = await make(seed);
     await syncTo(base, dir, await takePicture(nodeFs, build));
     const journal = seed % 2 === 0 ? new ChangeJournal() : undefined;
     const A = faultFs(base);
-    const wsA = { fs: A.fs, dir, journal };
-    const wsB = { fs: faultFs(base).fs, dir }; // a second engine instance on the same repository
+    const wsA = { fs: A.fs, dir, journal, listDir };
+    const wsB = { fs: faultFs(base).fs, dir, listDir }; // a second engine instance on the same repository
     await sleep(60); // older than the racy margin, so the stat cache trusts these files
     const ck1 = await createCheckpoint(wsA, { sessionId: "s", run: 1 });
 
