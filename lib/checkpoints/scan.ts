@@ -335,6 +335,10 @@ export class Scanner {
     for (let b = 0; b < batches.length; b++) {
       const got = await next;
       if (b + 1 < batches.length) next = read(batches[b + 1]!); // read ahead while hashing
+      // readMany may bypass the fs (lightning-fs: straight to IndexedDB); one cheap call per batch
+      // keeps lightning-fs from unloading its tree after 500 ms without calls, which the steps
+      // after hashing would pay for by loading it again (~50 ms at 10,000 files).
+      if (b % 4 === 3) void this.fs.promises.lstat(this.dir).catch(() => undefined);
       await mapLimit(batches[b]!, IO_LIMIT, (it) => this.hashOne(ctx, it, got.get(it)));
     }
   }

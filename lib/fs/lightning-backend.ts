@@ -25,6 +25,7 @@ type CacheLike = {
   activated?: boolean;
   readdir?(path: string): string[];
   lstat?(path: string): object;
+  _lookup?(path: string): unknown;
   autoinc(): number;
   _maxInode(node: unknown): number;
   activate(superblock?: unknown): void;
@@ -75,10 +76,22 @@ export class CountingInodeBackend extends DefaultBackend {
     } catch {
       return undefined;
     }
+    // The directory's own node holds each child's node (its stat under key 0): one lookup for
+    // the directory instead of one per child (a lookup joins the path part by part, with a
+    // regular expression per part: ~60 ms of a 13,000-entry walk).
+    let node: unknown;
+    try {
+      node = typeof cache._lookup === "function" ? cache._lookup(dir) : undefined;
+    } catch {
+      node = undefined;
+    }
+    const children = node instanceof Map ? node : undefined;
     const prefix = dir.endsWith("/") ? dir : dir + "/";
     const stats = names.map((name) => {
       try {
-        return new Stat(cache.lstat!(prefix + name)) as IsoFsStat;
+        const child: unknown = children?.get(name);
+        const raw: unknown = child instanceof Map ? child.get(0) : undefined;
+        return new Stat(raw && typeof raw === "object" && "type" in raw ? raw : cache.lstat!(prefix + name)) as IsoFsStat;
       } catch {
         return null;
       }

@@ -11,6 +11,7 @@
 import type { IsoFs, IsoFsStat } from "./types";
 
 export type DirListing = { names: string[]; stats: (IsoFsStat | null)[] };
+/** Answers from memory, or undefined when it cannot now (e.g. the tree is not loaded). */
 type SyncLister = (absDir: string) => DirListing | undefined;
 
 const listers = new WeakMap<object, SyncLister>();
@@ -19,10 +20,11 @@ export function setSyncLister(fs: IsoFs, lister: SyncLister): void {
   listers.set(fs, lister);
 }
 
-/** `outer` reads through to `inner`: it can answer listings the same way. */
-export function passListing(inner: IsoFs, outer: IsoFs): void {
+/** `outer` reads through to `inner`: it can answer listings the same way, while `allowed()`
+ * (a wrapper that can be cut off says whether it still lets reads through). */
+export function passListing(inner: IsoFs, outer: IsoFs, allowed?: () => boolean): void {
   const lister = listers.get(inner);
-  if (lister) listers.set(outer, lister);
+  if (lister) listers.set(outer, allowed ? (dir) => (allowed() ? lister(dir) : undefined) : lister);
 }
 
 /** The one-call listing for `fs`, or undefined when its storage has none. The function's
@@ -32,9 +34,11 @@ export function listDirOf(fs: IsoFs): ((absDir: string) => Promise<DirListing | 
   if (!lister) return undefined;
   return async (absDir) => {
     const dir = absDir.length > 1 ? absDir.replace(/\/+$/, "") : absDir;
-    // Through the fs first: lightning-fs loads its tree if it went idle (and waits for anything
-    // reloading it), and a revoked fs refuses. The tree is then read in the same step, before
-    // any timer could unload it; writes meanwhile are whole operations on that same tree.
+    const now = lister(dir);
+    if (now) return now;
+    // Not loaded (lightning-fs unloads its tree after a moment without calls), or not a
+    // directory: through the fs, which loads the tree (waiting for anything reloading it) and
+    // refuses if revoked; then from memory in the same step, before any timer could unload it.
     const st = await fs.promises.lstat(dir).catch(() => null);
     if (!st?.isDirectory()) return undefined;
     return lister(dir);

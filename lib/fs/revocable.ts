@@ -35,7 +35,7 @@ export function revocableFs(inner: IsoFs): RevocableFs {
   }) as IsoFsPromises;
   // isomorphic-git looks for an enumerable `promises`; keep the other members (lightning-fs's callbacks) out of reach.
   const fs: IsoFs = { promises };
-  passListing(inner, fs);
+  passListing(inner, fs, () => revoked !== "all");
   return {
     fs,
     revoke(what, why) {
