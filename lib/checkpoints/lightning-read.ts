@@ -5,7 +5,8 @@
  * get), so reads never overlap: ~1 ms per file in Chromium, which was most of a cold
  * checkpoint's time at 10,000 files. lightning-fs keeps file bytes in the object store
  * `<name>_files` of the database `<name>`, keyed by inode number (what lstat reports); this
- * reads up to a few hundred of them in one readonly transaction. Entries that look stale
+ * reads up to a few hundred of them in one readonly transaction, neighbouring inode numbers with
+ * one ranged request. Entries that look stale
  * (missing, or not the size lstat reported) come back undefined and the engine reads them
  * through the fs as usual, so correctness never depends on this.
  *
@@ -51,16 +52,57 @@ export function lightningReadMany(idb: IDBFactory, fsName: string): ReadMany {
         return;
       }
       const store = tx.objectStore(storeName);
+      const accept = (i: number, v: unknown) => {
+        if (v instanceof Uint8Array && v.length === stats[i]!.size) out[i] = v;
+      };
+      const wanted: number[] = [];
       stats.forEach((st, i) => {
-        if (typeof st.ino !== "number" || !st.isFile()) return;
-        const req = store.get(st.ino);
-        req.onsuccess = () => {
-          const v: unknown = req.result;
-          if (v instanceof Uint8Array && v.length === st.size) out[i] = v;
-        };
+        if (typeof st.ino === "number" && st.isFile()) wanted.push(i);
       });
+      for (const run of inodeRuns(wanted, (i) => stats[i]!.ino!)) {
+        if (run.length === 1) {
+          const i = run[0]!;
+          const req = store.get(stats[i]!.ino!);
+          req.onsuccess = () => accept(i, req.result);
+          continue;
+        }
+        // One request for a run of neighbouring inodes (files written one after another get
+        // consecutive numbers): far fewer requests and events than one get per file. The keys
+        // say which value is whose (a deleted file leaves a hole in the range).
+        const range = IDBKeyRange.bound(stats[run[0]!]!.ino!, stats[run[run.length - 1]!]!.ino!);
+        const keysReq = store.getAllKeys(range);
+        const valuesReq = store.getAll(range);
+        valuesReq.onsuccess = () => {
+          const byIno = new Map<unknown, unknown>();
+          const keys = keysReq.result;
+          const values = valuesReq.result;
+          for (let k = 0; k < keys.length; k++) byIno.set(keys[k], values[k]);
+          for (const i of run) accept(i, byIno.get(stats[i]!.ino!));
+        };
+      }
       tx.oncomplete = () => resolve(out);
       tx.onerror = tx.onabort = () => resolve(out);
     });
   };
 }
+
+/** Largest gap between wanted inodes still read as one range (the unwanted ones in it are read and dropped). */
+const RUN_GAP = 4;
+
+/** `indices` grouped into runs of nearby inode numbers, each run in inode order. */
+export function inodeRuns(indices: number[], inoOf: (i: number) => number): number[][] {
+  const sorted = [...indices].sort((a, b) => inoOf(a) - inoOf(b));
+  const runs: number[][] = [];
+  let cur: number[] = [];
+  for (const i of sorted) {
+    const last = cur[cur.length - 1];
+    if (last !== undefined && inoOf(i) - inoOf(last) > RUN_GAP) {
+      runs.push(cur);
+      cur = [];
+    }
+    cur.push(i);
+  }
+  if (cur.length) runs.push(cur);
+  return runs;
+}
+

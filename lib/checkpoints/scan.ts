@@ -31,6 +31,7 @@ import { RACY_MARGIN_MS } from "../fs/racy-margin";
 
 export const IO_LIMIT = 32;
 const READ_BATCH = 256;
+const READ_AHEAD = 4;
 
 /** Optional accelerator: read many files at once (e.g. one IndexedDB transaction); an entry
  * left undefined is read the ordinary way. */
@@ -331,10 +332,14 @@ export class Scanner {
         .catch(() => [] as (Uint8Array | undefined)[])
         .then((datas) => new Map(files.map((f, j) => [f, datas[j]])));
     };
-    let next = read(batches[0]!);
+    // Several batches in flight: IndexedDB serves parallel transactions ~30% faster than the
+    // same reads one transaction after another (measured in Chromium: 10,000 files 590–620 ms
+    // against 770–890 ms); the window bounds the bytes held.
+    const inFlight = batches.slice(0, READ_AHEAD).map(read);
     for (let b = 0; b < batches.length; b++) {
-      const got = await next;
-      if (b + 1 < batches.length) next = read(batches[b + 1]!); // read ahead while hashing
+      const got = await inFlight[b]!;
+      inFlight[b] = undefined as never; // let the batch's bytes go once hashed
+      if (b + READ_AHEAD < batches.length) inFlight[b + READ_AHEAD] = read(batches[b + READ_AHEAD]!);
       // readMany may bypass the fs (lightning-fs: straight to IndexedDB); one cheap call per batch
       // keeps lightning-fs from unloading its tree after 500 ms without calls, which the steps
       // after hashing would pay for by loading it again (~50 ms at 10,000 files).

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { openNamedLightningFs } from "../../lib/fs/lightning";
+import { inodeRuns } from "../../lib/checkpoints/lightning-read";
 import git from "isomorphic-git";
 import { createCheckpoint, diffWorkingTree, lightningReadMany, listCheckpoints, readFileAt, restoreCheckpoint, undoRestore } from "../../lib/checkpoints";
 import type { IsoFs } from "../../lib/fs/types";
@@ -179,4 +180,31 @@ describe("engine over lightning-fs + fake-indexeddb", () => {
     const dbs = await indexedDB.databases();
     expect(dbs.some((d) => d.name === "no-such-db-" + name)).toBe(false);
   }, 60_000);
+
+  it("the reader's ranged requests give each file its own bytes: holes from deleted files, a file grown since its lstat, a directory, any order", async () => {
+    const lfs = lightning();
+    const name = lastName;
+    const dir = "/r";
+    await mkdirp(lfs, `${dir}/d`);
+    for (let i = 0; i < 40; i++) await lfs.promises.writeFile(`${dir}/f${i}.txt`, enc.encode(`file ${i} `.repeat(1 + (i % 3))));
+    // holes in the inode numbers, and an unwanted file inside a run
+    for (const i of [5, 6, 7, 20]) await lfs.promises.unlink(`${dir}/f${i}.txt`);
+    const wanted = Array.from({ length: 40 }, (_, i) => i).filter((i) => ![5, 6, 7, 20, 12].includes(i));
+    const paths = [...wanted.reverse().map((i) => `${dir}/f${i}.txt`), `${dir}/d`];
+    const stats = await Promise.all(paths.map((p) => lfs.promises.lstat(p)));
+    await lfs.promises.writeFile(`${dir}/f30.txt`, enc.encode("grown after its lstat, so not vouched for"));
+    const out = await lightningReadMany(indexedDB, name)(paths, stats);
+    const dec = new TextDecoder();
+    paths.forEach((p, k) => {
+      const i = Number(/f(\d+)\.txt$/.exec(p)?.[1] ?? -1);
+      if (i === -1 || i === 30) expect(out[k], p).toBeUndefined();
+      else expect(dec.decode(out[k]), p).toBe(`file ${i} `.repeat(1 + (i % 3)));
+    });
+  });
+
+  it("inodeRuns groups nearby inode numbers, each run in order", () => {
+    const inos = [10, 3, 4, 50, 5, 12, 9, 100, 104];
+    expect(inodeRuns(inos.map((_, i) => i), (i) => inos[i]!).map((run) => run.map((i) => inos[i]))).toEqual([[3, 4, 5, 9, 10, 12], [50], [100, 104]]);
+    expect(inodeRuns([], () => 0)).toEqual([]);
+  });
 });
