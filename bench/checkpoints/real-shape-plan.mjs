@@ -6,7 +6,7 @@ import { mulberry32 } from "./gen.mjs";
 
 export const REAL_SCHEDULE = [
   ["cold", 1],
-  ["noChange", 5],
+  ["noChange", 9],
   ["noChangeReload", 3],
   ["warm1", 5],
   ["warm1Reload", 3],
