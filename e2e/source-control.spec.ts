@@ -182,3 +182,65 @@ test("Source Control view: discard is undoable; a conflicting Sync lists the con
     await server.close();
   }
 });
+
+test("Source Control view: a modify/delete conflict is settled with Keep and Delete (undoable), concluded and pushed; native git agrees", async ({ page }) => {
+  const server = await startGitHttpServer({ "hello.txt": "hello\n", "keep.txt": "base keep\n", "drop.txt": "base drop\n" }, { receivePack: true });
+  try {
+    await cloneAndOpenView(page, server);
+    // Ours: keep.txt deleted from the tree, drop.txt edited; committed.
+    await page.getByRole("tab", { name: "Explorer" }).click();
+    await treeItem(page, "keep.txt").click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await expect(treeItem(page, "keep.txt")).toHaveCount(0);
+    await editAndSave(page, "drop.txt", "our ");
+    await view(page).getByRole("button", { name: "Stage all changes" }).click();
+    await view(page).getByLabel("Commit message").fill("ours");
+    await view(page).getByRole("button", { name: "Commit", exact: true }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑1 ↓0");
+
+    // Theirs: keep.txt edited, drop.txt deleted. Sync stops on both.
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-e2e-scm-"));
+    try {
+      await native(server, other, "clone", "-q", server.bare, ".");
+      fs.writeFileSync(path.join(other, "keep.txt"), "their keep\n");
+      await native(server, other, "rm", "-q", "drop.txt");
+      await native(server, other, "commit", "-qam", "theirs");
+      await native(server, other, "push", "-q", "origin", "main");
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+    await view(page).getByRole("button", { name: "Sync" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "CONFLICT" })).toContainText("CONFLICT (modify/delete)");
+    await expect(fileRow(page, "Merge Changes", "keep.txt")).toContainText("deleted by us");
+    await expect(fileRow(page, "Merge Changes", "drop.txt")).toContainText("deleted by them");
+
+    // Keep their keep.txt; delete drop.txt, undo, delete again.
+    await view(page).getByRole("button", { name: "Keep keep.txt" }).click();
+    await expect(fileRow(page, "Merge Changes", "keep.txt")).toHaveCount(0);
+    await expect(fileRow(page, "Staged Changes", "keep.txt")).toBeVisible();
+    await view(page).getByRole("button", { name: "Delete drop.txt" }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Deleted drop.txt." })).toBeVisible();
+    await expect(group(page, "Merge Changes")).toHaveCount(0);
+    await view(page).getByRole("button", { name: "Undo" }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Put drop.txt back." })).toBeVisible();
+    await page.getByRole("tab", { name: "Explorer" }).click();
+    await treeItem(page, "drop.txt").click();
+    await expect(page.getByTestId("code-editor")).toContainText("our base drop");
+    await treeItem(page, "drop.txt").click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await expect(treeItem(page, "drop.txt")).toHaveCount(0);
+    await page.getByRole("tab", { name: "Source Control" }).click();
+
+    // An empty message concludes the merge; pushed, native git has their keep.txt and no drop.txt.
+    await view(page).getByRole("button", { name: "Commit", exact: true }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Committed." })).toBeVisible();
+    await view(page).getByRole("button", { name: "Push", exact: true }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
+    expect(await native(server, server.bare, "show", "main:keep.txt")).toBe("their keep\n");
+    expect(await native(server, server.bare, "ls-tree", "--name-only", "main")).toBe("hello.txt\nkeep.txt\n");
+    expect((await native(server, server.bare, "log", "-1", "--format=%P", "main")).trim().split(" ")).toHaveLength(2);
+    await native(server, server.bare, "fsck", "--strict", "--no-dangling");
+  } finally {
+    await server.close();
+  }
+});

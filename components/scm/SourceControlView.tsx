@@ -39,7 +39,8 @@ export function SourceControlView(props: {
   const [message, setMessage] = useState("");
   const [amend, setAmend] = useState(false);
   const [askStageAll, setAskStageAll] = useState(false);
-  const [discarded, setDiscarded] = useState<DiscardResult>();
+  /** The last undoable discard or conflict delete, for the banner's Undo. */
+  const [discarded, setDiscarded] = useState<DiscardResult & { verb: "Discarded" | "Deleted" }>();
   const [note, setNote] = useState<string>();
 
   const run = <T,>(name: ScmAction, fn: (s: SourceControl) => Promise<T>, done?: string): Promise<T | undefined> =>
@@ -61,7 +62,8 @@ export function SourceControlView(props: {
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
   const conflicts = status?.conflicts ?? [];
-  const disabled = readOnly || busy !== undefined;
+  // Until git status is read the view cannot tell what a click would do (e.g. conclude a merge).
+  const disabled = readOnly || busy !== undefined || status === undefined;
   const branch = status?.branch;
 
   const commit = async (all = false) => {
@@ -85,7 +87,11 @@ export function SourceControlView(props: {
   };
   const discard = async (paths: string[]) => {
     const r = await run("discard", (s) => s.discard(paths));
-    if (r) setDiscarded(r);
+    if (r) setDiscarded({ ...r, verb: "Discarded" });
+  };
+  const deleteConflicted = async (path: string) => {
+    const r = await run("stage", (s) => s.deleteConflicted(path));
+    if (r) setDiscarded({ ...r, verb: "Deleted" });
   };
 
   return (
@@ -156,13 +162,13 @@ export function SourceControlView(props: {
       )}
       {discarded && (
         <div className="banner" role="status">
-          Discarded {discarded.paths.length === 1 ? discarded.paths[0] : `${discarded.paths.length} files`}.{" "}
+          {discarded.verb} {discarded.paths.length === 1 ? discarded.paths[0] : `${discarded.paths.length} files`}.{" "}
           <button
             className="link"
             onClick={() => {
               const d = discarded;
               setDiscarded(undefined);
-              void run("discard", () => d.undo(), "Put the discarded changes back.");
+              void run("discard", () => d.undo(), d.verb === "Deleted" ? `Put ${d.paths[0]} back.` : "Put the discarded changes back.");
             }}
           >
             Undo
@@ -181,12 +187,28 @@ export function SourceControlView(props: {
         <Group title="Merge Changes" count={conflicts.length}>
           {conflicts.map((c) => (
             <li key={c.path} data-path={c.path}>
-              <button className="scm-file" onClick={() => (c.code === "UU" || c.code === "AA" ? props.onOpenMerge(c.path) : props.onOpenFile(c.path))} title={`${c.path} — ${CONFLICT_TITLE[c.code] ?? "conflict"}`}>
+              <button className="scm-file" onClick={() => (c.code === "UU" || c.code === "AA" ? props.onOpenMerge(c.path) : c.code === "DD" ? undefined : props.onOpenFile(c.path))} title={`${c.path} — ${CONFLICT_TITLE[c.code] ?? "conflict"}`}>
                 <span className="mono">{c.path}</span> <span className="scm-letter conflict">!</span>
               </button>
-              <button className="scm-icon" disabled={disabled} aria-label={`Mark ${c.path} resolved`} title="Mark resolved (stage)" onClick={() => void run("stage", (s) => s.stage([c.path]))}>
-                ✓
-              </button>
+              {c.code === "UU" || c.code === "AA" ? (
+                <button className="scm-icon" disabled={disabled} aria-label={`Mark ${c.path} resolved`} title="Mark resolved (stage)" onClick={() => void run("stage", (s) => s.stage([c.path]))}>
+                  ✓
+                </button>
+              ) : (
+                // No markers to edit: one side deleted the file (or alone added it). Keep the
+                // version the merge left in the working tree, or delete the file (undoable).
+                <>
+                  <span className="muted scm-conflict-kind">{CONFLICT_TITLE[c.code]}</span>
+                  {c.code !== "DD" && (
+                    <button className="scm-icon" disabled={disabled} aria-label={`Keep ${c.path}`} title="Keep the file as it is in the working tree" onClick={() => void run("stage", (s) => s.keepConflicted(c.path), `Kept ${c.path}.`)}>
+                      ✓
+                    </button>
+                  )}
+                  <button className="scm-icon" disabled={disabled} aria-label={`Delete ${c.path}`} title="Delete the file (undoable)" onClick={() => void deleteConflicted(c.path)}>
+                    🗑
+                  </button>
+                </>
+              )}
             </li>
           ))}
         </Group>
@@ -256,7 +278,7 @@ export function SourceControlView(props: {
   );
 }
 
-/** git status's words for each unmerged state; only UU and AA leave markers to resolve in the merge editor. */
+/** git status's words for each unmerged state; only UU and AA leave markers to resolve in the merge editor (the others: keep or delete). */
 const CONFLICT_TITLE: Record<string, string> = {
   UU: "both modified",
   AA: "both added",

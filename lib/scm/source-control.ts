@@ -109,22 +109,46 @@ export class SourceControl {
     const untracked = new Set(s.untracked);
     const conflicted = paths.filter((p) => s.conflicts.some((c) => c.path === p));
     if (conflicted.length) throw new ScmError(`Resolve the conflict in ${conflicted[0]} first (or abort the merge): discarding would lose both sides.`);
-    let ref: string | undefined;
-    if (this.snapshots) {
-      const label = paths.length === 1 ? `Before discarding ${paths[0]}` : `Before discarding ${paths.length} files`;
-      ref = (await this.snapshots.create({ sessionId: "source-control", run: Date.now(), label })).ref;
-    }
+    const undo = await this.wayBack(paths.length === 1 ? `Before discarding ${paths[0]}` : `Before discarding ${paths.length} files`, paths, "the discard");
     const fresh = paths.filter((p) => untracked.has(p));
     const tracked = paths.filter((p) => !untracked.has(p));
     if (tracked.length) await this.run(["restore", "--", ...tracked]);
     if (fresh.length) await this.run(["clean", "-f", "-q", "--", ...fresh]);
+    return { paths, undo };
+  }
+
+  /**
+   * Settle a conflict that has no markers to edit: one side deleted the file (DU, UD), both did
+   * (DD), or only one side added it (AU, UA). `keep` stages the file as the working tree has it
+   * (the surviving side's version, which the merge left there); see `deleteConflicted`.
+   */
+  async keepConflicted(path: string): Promise<void> {
+    const c = await this.conflictOf(path);
+    if (c === "DD") throw new ScmError(`Both sides deleted ${path}: there is nothing to keep.`);
+    await this.run(["add", "--", path]);
+  }
+
+  /** Resolve a conflict by deleting the file (index and working tree), after a checkpoint that `undo` puts it back from. */
+  async deleteConflicted(path: string): Promise<DiscardResult> {
+    await this.conflictOf(path);
+    const undo = await this.wayBack(`Before deleting ${path} to resolve its conflict`, [path], "the delete");
+    await this.run(["rm", "-q", "--", path]);
+    return { paths: [path], undo };
+  }
+
+  private async conflictOf(path: string): Promise<string> {
+    const c = (await this.status()).conflicts.find((x) => x.path === path);
+    if (!c) throw new ScmError(`${path} is not in conflict.`);
+    return c.code;
+  }
+
+  /** A checkpoint of the working tree before a destructive step, and how to put `paths` back from it. */
+  private async wayBack(label: string, paths: string[], what: string): Promise<() => Promise<void>> {
     const snapshots = this.snapshots;
-    return {
-      paths,
-      undo: async () => {
-        if (!snapshots || !ref) throw new ScmError("Nothing to undo: no checkpoint was taken before the discard.");
-        await snapshots.restore(ref, { paths });
-      },
+    const ref = snapshots ? (await snapshots.create({ sessionId: "source-control", run: Date.now(), label })).ref : undefined;
+    return async () => {
+      if (!snapshots || !ref) throw new ScmError(`Nothing to undo: no checkpoint was taken before ${what}.`);
+      await snapshots.restore(ref, { paths });
     };
   }
 

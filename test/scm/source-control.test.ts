@@ -182,6 +182,60 @@ describe("Source Control actions (native git checks the result)", () => {
   });
 });
 
+describe("conflicts without markers (modify/delete)", () => {
+  /** base: keep.txt, drop.txt, both.txt; other modifies keep.txt, deletes drop.txt and both.txt; main deletes keep.txt and both.txt, modifies drop.txt. */
+  function modifyDelete(dir: string) {
+    native(dir, "init", "-q", "-b", "main");
+    const w = (p: string, t: string) => fs.writeFileSync(path.join(dir, p), t);
+    w("keep.txt", "base keep\n");
+    w("drop.txt", "base drop\n");
+    w("both.txt", "base both\n");
+    native(dir, "add", "-A");
+    native(dir, "commit", "-qm", "base");
+    native(dir, "switch", "-qc", "other");
+    w("keep.txt", "their keep\n");
+    native(dir, "rm", "-q", "drop.txt", "both.txt");
+    native(dir, "commit", "-qam", "theirs");
+    native(dir, "switch", "-q", "main");
+    native(dir, "rm", "-q", "keep.txt", "both.txt");
+    w("drop.txt", "our drop\n");
+    native(dir, "commit", "-qam", "ours");
+    try {
+      native(dir, "merge", "-q", "other");
+    } catch {
+      /* conflicts: exit 1 */
+    }
+  }
+
+  it("keep stages the surviving side, delete removes the file after a checkpoint; the merge commit is native git's", async () => {
+    const s = workspace();
+    modifyDelete(s.dir);
+    const twin = tempDir("tabula-scm-twin-");
+    cleanups.push(() => fs.rmSync(twin, { recursive: true, force: true }));
+    modifyDelete(twin);
+    expect((await s.scm.status()).conflicts).toEqual([
+      { path: "drop.txt", code: "UD" },
+      { path: "keep.txt", code: "DU" },
+    ]);
+    await expect(s.scm.keepConflicted("both.txt")).rejects.toThrow("both.txt is not in conflict");
+    await s.scm.keepConflicted("keep.txt");
+    const deleted = await s.scm.deleteConflicted("drop.txt");
+    expect(fs.existsSync(path.join(s.dir, "drop.txt"))).toBe(false);
+    expect(await s.scm.status()).toMatchObject({ merging: true, conflicts: [] });
+    // Undo brings the deleted version back into the working tree; deleting again settles it.
+    await deleted.undo();
+    expect(fs.readFileSync(path.join(s.dir, "drop.txt"), "utf8")).toBe("our drop\n");
+    fs.rmSync(path.join(s.dir, "drop.txt"));
+    await s.scm.commit("");
+    native(twin, "add", "keep.txt");
+    native(twin, "rm", "-q", "drop.txt");
+    native(twin, "commit", "-q", "--no-edit");
+    expect(native(s.dir, "rev-parse", "HEAD^{tree}")).toBe(native(twin, "rev-parse", "HEAD^{tree}"));
+    expect(native(s.dir, "log", "-1", "--format=%s")).toBe(native(twin, "log", "-1", "--format=%s"));
+    native(s.dir, "fsck", "--strict", "--no-dangling");
+  });
+});
+
 describe("Fetch, pull, push and sync against native git http-backend", () => {
   it("publishes a new branch with -u, syncs a diverged upstream by merging, and native git agrees", async () => {
     const server = await startGitHttpServer({ "a.txt": "one\n", "b.txt": "bee\n" }, { receivePack: true });
