@@ -3,6 +3,9 @@ import os from "node:os";
 import path from "node:path";
 
 const root = import.meta.dirname;
+// Native git in the tests runs with TZ=UTC; the workers (forked from here) read the same zone,
+// so "--date=local" means the same thing on both sides whatever the machine's zone.
+process.env.TZ = "UTC";
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(root) } },

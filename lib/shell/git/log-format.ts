@@ -5,13 +5,13 @@
 import git, { type CommitObject } from "isomorphic-git";
 import { EMPTY_TREE, type GitContext } from "./context";
 import { type Change, diffTrees, fileDiffs, formatNameOnly, formatNameStatus, formatNumstat, formatShortStat, formatStatLines, patchText } from "./diff";
-import { fatal, formatGitDate, formatIsoDate, formatRelative, formatTz, parseArgs } from "./util";
+import { DEFAULT_DATE, type DateMode, formatDate } from "./date-format";
+import { fatal, formatIsoDate, formatRelative, formatTz, parseArgs } from "./util";
 
 export type Commit = { oid: string; commit: CommitObject };
 
-type Format =
-  | { kind: "medium" | "short" | "full" | "fuller" | "oneline" | "raw" }
-  | { kind: "format"; template: string; terminator: boolean };
+/** `date`: --date's mode, for the Date lines and %ad / %cd (the other %a?/%c? keep their own). */
+type Format = ({ kind: "medium" | "short" | "full" | "fuller" | "oneline" | "raw" } | { kind: "format"; template: string; terminator: boolean }) & { date?: DateMode };
 
 type DiffMode = { patch: boolean; stat: boolean; shortstat: boolean; numstat: boolean; nameOnly: boolean; nameStatus: boolean };
 
@@ -145,7 +145,7 @@ async function header(ctx: GitContext, c: Commit, fmt: Format, deco: Map<string,
     case "oneline":
       return `${abbrevCommit ? ctx.repo.abbrev(oid) : oid}${decoText} ${subjectOf(commit.message)}\n`;
     case "format":
-      return expandFormat(fmt.template, c, deco, ctx.repo.abbrevLen) + (fmt.terminator ? "\n" : "");
+      return expandFormat(fmt.template, c, deco, ctx.repo.abbrevLen, fmt.date) + (fmt.terminator ? "\n" : "");
     default: {
       let out = `commit ${idText}${decoText}\n`;
       if (commit.parent.length > 1) out += `Merge: ${commit.parent.map((p) => ctx.repo.abbrev(p)).join(" ")}\n`;
@@ -156,12 +156,13 @@ async function header(ctx: GitContext, c: Commit, fmt: Format, deco: Map<string,
         return out + indentMessage(commit.message);
       }
       out += `Author: ${person(commit.author)}\n`;
-      if (fmt.kind === "medium") out += `Date:   ${formatGitDate(commit.author.timestamp, commit.author.timezoneOffset)}\n`;
+      const dateMode = fmt.date ?? DEFAULT_DATE;
+      if (fmt.kind === "medium") out += `Date:   ${formatDate(dateMode, commit.author.timestamp, commit.author.timezoneOffset)}\n`;
       if (fmt.kind === "fuller") {
         out = out.replace(/Author: /, "Author:     ");
-        out += `AuthorDate: ${formatGitDate(commit.author.timestamp, commit.author.timezoneOffset)}\n`;
+        out += `AuthorDate: ${formatDate(dateMode, commit.author.timestamp, commit.author.timezoneOffset)}\n`;
         out += `Commit:     ${person(commit.committer)}\n`;
-        out += `CommitDate: ${formatGitDate(commit.committer.timestamp, commit.committer.timezoneOffset)}\n`;
+        out += `CommitDate: ${formatDate(dateMode, commit.committer.timestamp, commit.committer.timezoneOffset)}\n`;
       }
       if (fmt.kind === "full") out += `Commit: ${person(commit.committer)}\n`;
       out += "\n";
@@ -171,13 +172,13 @@ async function header(ctx: GitContext, c: Commit, fmt: Format, deco: Map<string,
   }
 }
 
-function expandFormat(template: string, c: Commit, deco: Map<string, string[]> | null, abbrev = 7): string {
+function expandFormat(template: string, c: Commit, deco: Map<string, string[]> | null, abbrev = 7, dateMode: DateMode = DEFAULT_DATE): string {
   const { oid, commit } = c;
   const now = Date.now() / 1000;
   const date = (p: CommitObject["author"], k: string) => {
     switch (k) {
       case "d":
-        return formatGitDate(p.timestamp, p.timezoneOffset);
+        return formatDate(dateMode, p.timestamp, p.timezoneOffset, now);
       case "i":
         return formatIsoDate(p.timestamp, p.timezoneOffset);
       case "I":

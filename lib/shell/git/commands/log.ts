@@ -2,6 +2,7 @@
 import git from "isomorphic-git";
 import type { GitContext } from "../context";
 import { type Commit, commitChanges, decorations, DIFF_FLAGS, diffMode, LOG_USAGE, parseFormat, person, renderCommit, splitRevsAndPaths, walkCommits } from "../log-format";
+import { parseDateMode } from "../date-format";
 import { fatal, parseArgs } from "../util";
 import { writesOutputFile } from "./forms";
 
@@ -68,7 +69,7 @@ async function runLog(ctx: GitContext, a: ReturnType<typeof parseArgs>): Promise
     include.push(head);
   }
   const oneline = a.has("--oneline");
-  const fmt = parseFormat(a.get("--pretty") ?? "", oneline);
+  const fmt = { ...parseFormat(a.get("--pretty") ?? "", oneline), date: parseDateMode(a.get("--date")) };
   const decoOpt = a.get("--decorate");
   const wantDeco = (!a.has("--no-decorate") && decoOpt !== undefined && decoOpt !== "no") || /%d|%D/.test(fmt.kind === "format" ? fmt.template : "");
   const deco = wantDeco ? await decorations(ctx) : null;

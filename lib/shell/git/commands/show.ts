@@ -2,7 +2,8 @@
 import git, { type CommitObject } from "isomorphic-git";
 import type { GitContext } from "../context";
 import { decorations, DIFF_FLAGS, diffMode, parseFormat, person, renderCommit } from "../log-format";
-import { fatal, formatGitDate, parseArgs } from "../util";
+import { formatDate, parseDateMode } from "../date-format";
+import { fatal, parseArgs } from "../util";
 import { writesOutputFile } from "./forms";
 
 export const name = "show";
@@ -17,7 +18,7 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
   const a = parseArgs(args, {
     bool: ["--oneline", "--no-decorate", "--abbrev-commit", "--no-abbrev-commit", "--no-color", "--color", ...DIFF_FLAGS],
     value: [],
-    optional: ["--decorate", "--pretty", "--format"],
+    optional: ["--decorate", "--pretty", "--format", "--date"],
     alias: { "--format": "--pretty" },
     revisionStyle: true,
     usage: "git show [<options>] <object>...",
@@ -62,14 +63,14 @@ export async function run(ctx: GitContext, args: string[]): Promise<number> {
       if (obj.type === "tag") {
         const t = obj.object as { tag: string; tagger: CommitObject["author"]; message: string };
         if (!first) ctx.io.out("\n");
-        ctx.io.out(`tag ${t.tag}\nTagger: ${person(t.tagger)}\nDate:   ${formatGitDate(t.tagger.timestamp, t.tagger.timezoneOffset)}\n\n${t.message.replace(/\n*$/, "\n")}\n`);
+        ctx.io.out(`tag ${t.tag}\nTagger: ${person(t.tagger)}\nDate:   ${formatDate(parseDateMode(a.get("--date")), t.tagger.timestamp, t.tagger.timezoneOffset)}\n\n${t.message.replace(/\n*$/, "\n")}\n`);
         first = true;
       }
     }
     const oid = await ctx.repo.resolveCommit(spec);
     const c = await git.readCommit({ ...ctx.repo.iso, oid });
     const oneline = a.has("--oneline");
-    const fmt = parseFormat(a.get("--pretty") ?? "", oneline);
+    const fmt = { ...parseFormat(a.get("--pretty") ?? "", oneline), date: parseDateMode(a.get("--date")) };
     const decoOpt = a.get("--decorate");
     const deco = decoOpt !== undefined && decoOpt !== "no" ? await decorations(ctx) : null;
     const abbrevCommit = (oneline || a.has("--abbrev-commit")) && !a.has("--no-abbrev-commit");
