@@ -244,3 +244,51 @@ test("Source Control view: a modify/delete conflict is settled with Keep and Del
     await server.close();
   }
 });
+
+test("Source Control view: stage one hunk of a file, commit it, unstage a hunk again; native git sees exactly that", async ({ page }) => {
+  const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}\n`).join("");
+  const server = await startGitHttpServer({ "hello.txt": "hello\n", "long.txt": text }, { receivePack: true });
+  try {
+    await cloneAndOpenView(page, server);
+    // Two separate edits: at the top and at the bottom of long.txt.
+    await page.getByRole("tab", { name: "Explorer" }).click();
+    await treeItem(page, "long.txt").click();
+    await typeInEditor(page, "", "long.txt");
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.type("top edit ");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("bottom edit\n");
+    await page.keyboard.press("Control+s");
+    await page.getByRole("tab", { name: "Source Control" }).click();
+
+    await view(page).getByRole("button", { name: "Show hunks of long.txt" }).click();
+    const hunks = view(page).getByRole("list", { name: "Changes in long.txt, hunk by hunk" });
+    await expect(hunks.getByRole("listitem")).toHaveCount(2);
+    await expect(hunks.getByRole("listitem", { name: "Hunk 1 of long.txt" })).toContainText("+top edit line 1");
+    await expect(hunks.getByRole("listitem", { name: "Hunk 2 of long.txt" })).toContainText("+bottom edit");
+    await hunks.getByRole("button", { name: "Stage hunk 2 of long.txt" }).click();
+    // The file is now both staged (the bottom edit) and changed (the top edit).
+    await expect(fileRow(page, "Staged Changes", "long.txt")).toBeVisible();
+    await expect(hunks.getByRole("listitem")).toHaveCount(1);
+    await expect(hunks.getByRole("listitem", { name: "Hunk 1 of long.txt" })).toContainText("+top edit line 1");
+
+    await view(page).getByLabel("Commit message").fill("bottom only");
+    await view(page).getByRole("button", { name: "Commit", exact: true }).click();
+    await expect(view(page).getByRole("status").filter({ hasText: "Committed." })).toBeVisible();
+    await view(page).getByRole("button", { name: "Push", exact: true }).click();
+    await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
+    expect(await native(server, server.bare, "show", "main:long.txt")).toBe(text + "bottom edit\n");
+
+    // Stage the top edit, then take it back out from the staged list: it stays in the file, unstaged.
+    await hunks.getByRole("button", { name: "Stage hunk 1 of long.txt" }).click();
+    await expect(fileRow(page, "Changes", "long.txt")).toHaveCount(0);
+    await view(page).getByRole("button", { name: "Show hunks of long.txt" }).click();
+    const staged = view(page).getByRole("list", { name: "Changes in long.txt, hunk by hunk" });
+    await staged.getByRole("button", { name: "Unstage hunk 1 of long.txt" }).click();
+    await expect(fileRow(page, "Staged Changes", "long.txt")).toHaveCount(0);
+    await expect(fileRow(page, "Changes", "long.txt")).toBeVisible();
+    await expect(page.getByTestId("code-editor")).toContainText("top edit line 1");
+  } finally {
+    await server.close();
+  }
+});

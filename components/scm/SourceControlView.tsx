@@ -1,11 +1,12 @@
 "use client";
-import { useState, type KeyboardEvent } from "react";
+import { Fragment, useState, type KeyboardEvent } from "react";
 import type { Change } from "@/lib/scm/porcelain";
 import { changeLabel, type DiscardResult, type SourceControl } from "@/lib/scm/source-control";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import { useSourceControl, type ScmAction } from "./useSourceControl";
 import { CredentialList } from "./CredentialList";
 import { HistoryGraph } from "./HistoryGraph";
+import { HunkList } from "./HunkList";
 
 const LETTER_TITLE: Record<string, string> = {
   M: "Modified",
@@ -42,6 +43,27 @@ export function SourceControlView(props: {
   /** The last undoable discard or conflict delete, for the banner's Undo. */
   const [discarded, setDiscarded] = useState<DiscardResult & { verb: "Discarded" | "Deleted" }>();
   const [note, setNote] = useState<string>();
+  /** Rows showing their hunks ("staged:path" / "work:path"). */
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const toggleHunks = (key: string) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  const hunksOf = (r: Row, staged: boolean) =>
+    expanded.has(r.key) && (
+      <li className="scm-hunks-row">
+        <HunkList
+          scm={scm}
+          path={r.path}
+          staged={staged}
+          refreshKey={status}
+          disabled={disabled}
+          onHunk={(h) => void run("stage", (s) => (staged ? s.unstageHunk(r.path, h) : s.stageHunk(r.path, h)))}
+        />
+      </li>
+    );
 
   const run = <T,>(name: ScmAction, fn: (s: SourceControl) => Promise<T>, done?: string): Promise<T | undefined> =>
     act(name, fn).then(
@@ -224,11 +246,14 @@ export function SourceControlView(props: {
           }
         >
           {staged.map((r) => (
-            <FileRow key={r.key} row={r} onOpen={() => props.onOpenDiff(r.path)}>
-              <button className="scm-icon" disabled={disabled} aria-label={`Unstage ${r.path}`} title="Unstage" onClick={() => void run("unstage", (s) => s.unstage(unstagePaths(status!.staged, r.path)))}>
-                −
-              </button>
-            </FileRow>
+            <Fragment key={r.key}>
+              <FileRow row={r} onOpen={() => props.onOpenDiff(r.path)} hunksShown={expanded.has(r.key)} onToggleHunks={r.letter === "M" ? () => toggleHunks(r.key) : undefined}>
+                <button className="scm-icon" disabled={disabled} aria-label={`Unstage ${r.path}`} title="Unstage" onClick={() => void run("unstage", (s) => s.unstage(unstagePaths(status!.staged, r.path)))}>
+                  −
+                </button>
+              </FileRow>
+              {hunksOf(r, true)}
+            </Fragment>
           ))}
         </Group>
       )}
@@ -249,14 +274,22 @@ export function SourceControlView(props: {
         }
       >
         {changes.map((r) => (
-          <FileRow key={r.key} row={r} onOpen={() => (r.letter === "D" ? props.onOpenDiff(r.path) : r.letter === "U" ? props.onOpenFile(r.path) : props.onOpenDiff(r.path))}>
-            <button className="scm-icon" disabled={disabled} aria-label={`Discard changes in ${r.path}`} title="Discard changes (undoable)" onClick={() => void discard([r.path])}>
-              ↶
-            </button>
-            <button className="scm-icon" disabled={disabled} aria-label={`Stage ${r.path}`} title="Stage" onClick={() => void run("stage", (s) => s.stage([r.path]))}>
-              +
-            </button>
-          </FileRow>
+          <Fragment key={r.key}>
+            <FileRow
+              row={r}
+              onOpen={() => (r.letter === "D" ? props.onOpenDiff(r.path) : r.letter === "U" ? props.onOpenFile(r.path) : props.onOpenDiff(r.path))}
+              hunksShown={expanded.has(r.key)}
+              onToggleHunks={r.letter === "M" ? () => toggleHunks(r.key) : undefined}
+            >
+              <button className="scm-icon" disabled={disabled} aria-label={`Discard changes in ${r.path}`} title="Discard changes (undoable)" onClick={() => void discard([r.path])}>
+                ↶
+              </button>
+              <button className="scm-icon" disabled={disabled} aria-label={`Stage ${r.path}`} title="Stage" onClick={() => void run("stage", (s) => s.stage([r.path]))}>
+                +
+              </button>
+            </FileRow>
+            {hunksOf(r, false)}
+          </Fragment>
         ))}
         {status && changes.length === 0 && <li className="muted scm-empty">No changes.</li>}
       </Group>
@@ -329,12 +362,19 @@ function Group(props: { title: string; count: number; actions?: React.ReactNode;
   );
 }
 
-function FileRow(props: { row: Row; onOpen: () => void; children: React.ReactNode }) {
+function FileRow(props: { row: Row; onOpen: () => void; hunksShown?: boolean; onToggleHunks?: () => void; children: React.ReactNode }) {
   const { row: r } = props;
   const name = r.path.split("/").pop()!;
   const dir = r.path.includes("/") ? r.path.slice(0, r.path.lastIndexOf("/")) : "";
   return (
     <li data-path={r.path}>
+      {props.onToggleHunks ? (
+        <button className="scm-icon scm-hunk-toggle" aria-expanded={!!props.hunksShown} aria-label={`${props.hunksShown ? "Hide" : "Show"} hunks of ${r.path}`} title="Stage or unstage part of this file" onClick={props.onToggleHunks}>
+          {props.hunksShown ? "▾" : "▸"}
+        </button>
+      ) : (
+        <span className="scm-hunk-toggle" />
+      )}
       <button className="scm-file" onClick={props.onOpen} title={`${r.label} — ${LETTER_TITLE[r.letter] ?? r.letter}`}>
         <span>{name}</span> {dir && <span className="muted">{dir}</span>}
       </button>

@@ -9,8 +9,8 @@ import type { GitEnvOptions } from "../shell/git/context";
 import type { GitRunner } from "./source-control";
 
 export function shellGitRunner(opts: GitEnvOptions, env: Record<string, string> = {}): GitRunner {
-  return async (argv) => {
-    const r = await runGit(opts, argv, opts.mountPoint, new Map(Object.entries(env)));
+  return async (argv, stdin) => {
+    const r = await runGit(opts, argv, opts.mountPoint, new Map(Object.entries(env)), stdin);
     return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
   };
 }

@@ -10,11 +10,12 @@
  * discarded paths from it.
  */
 import { HISTORY_FORMAT, parseHistory, type HistoryCommit } from "./history";
+import { type FileDiff, type Hunk, parseFileDiff, patchOfHunk } from "./hunks";
 import { parseStatusZ, type Change, type StatusSnapshot } from "./porcelain";
 
 export type GitResult = { stdout: string; stderr: string; exitCode: number };
-/** Run one git command line (argv without "git") at the workspace root. */
-export type GitRunner = (argv: string[]) => Promise<GitResult>;
+/** Run one git command line (argv without "git") at the workspace root, `stdin` as its input. */
+export type GitRunner = (argv: string[], stdin?: string) => Promise<GitResult>;
 
 /** Where discards are kept until undone (the checkpoint engine, in the app). */
 export type DiscardSnapshots = {
@@ -53,8 +54,8 @@ export class SourceControl {
     return () => this.listeners.delete(fn);
   }
 
-  private async run(argv: string[], { quiet = false }: { quiet?: boolean } = {}): Promise<string> {
-    const r = await this.git(argv);
+  private async run(argv: string[], { quiet = false, stdin }: { quiet?: boolean; stdin?: string } = {}): Promise<string> {
+    const r = await this.git(argv, stdin);
     const text = (r.stdout + r.stderr).replace(/\s+$/, "");
     if (!quiet || r.exitCode !== 0) for (const fn of this.listeners) fn({ command: `git ${argv.map(shellQuote).join(" ")}`, text, ok: r.exitCode === 0 });
     if (r.exitCode !== 0) throw new ScmError(failureLine(r) || `git ${argv[0]} failed (exit ${r.exitCode})`, text);
@@ -85,6 +86,29 @@ export class SourceControl {
 
   async stage(paths: string[]): Promise<void> {
     if (paths.length) await this.run(["add", "-A", "--", ...paths]);
+  }
+
+  /** `path`'s changes as hunks: unstaged (work tree against the index) or staged (index against HEAD). */
+  async hunks(path: string, staged: boolean): Promise<FileDiff | null> {
+    return parseFileDiff(await this.run(["diff", ...(staged ? ["--cached"] : []), "--", path], { quiet: true }));
+  }
+
+  /** Stage one hunk of `path`'s unstaged changes, as `hunks(path, false)` listed it (the rest stay unstaged). */
+  async stageHunk(path: string, hunk: Hunk): Promise<void> {
+    await this.run(["apply", "--cached", "-"], { stdin: await this.patchFor(path, hunk, false) });
+  }
+
+  /** Take one hunk of `path`'s staged changes, as `hunks(path, true)` listed it, back out of the index (the work tree keeps it). */
+  async unstageHunk(path: string, hunk: Hunk): Promise<void> {
+    await this.run(["apply", "--cached", "-R", "-"], { stdin: await this.patchFor(path, hunk, true) });
+  }
+
+  /** The hunk as the diff shows it now: found by its lines (staging another hunk moves its line numbers). */
+  private async patchFor(path: string, hunk: Hunk, staged: boolean): Promise<string> {
+    const file = await this.hunks(path, staged);
+    const at = file ? file.hunks.findIndex((h) => h.lines.length === hunk.lines.length && h.lines.every((l, i) => l === hunk.lines[i])) : -1;
+    if (!file || at === -1) throw new ScmError(`${path} changed since its changes were listed: look at them again before ${staged ? "unstaging" : "staging"} a part.`);
+    return patchOfHunk(file, at);
   }
 
   async stageAll(): Promise<void> {

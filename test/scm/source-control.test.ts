@@ -182,6 +182,44 @@ describe("Source Control actions (native git checks the result)", () => {
   });
 });
 
+describe("staging and unstaging single hunks", () => {
+  it("stages one hunk of two, then the other by its lines after the first moved it; unstages one; native git sees each step", async () => {
+    const s = workspace();
+    native(s.dir, "init", "-q", "-b", "main");
+    const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}\n`).join("");
+    s.write("f.txt", text);
+    native(s.dir, "add", "-A");
+    native(s.dir, "commit", "-qm", "base");
+    s.write("f.txt", text.replace("line 2\n", "line 2\nadded after 2\nand again\n").replace("line 27\n", "line 27 changed\n"));
+    const listed = await s.scm.hunks("f.txt", false);
+    expect(listed?.hunks.map((h) => [h.header.split(" @@")[0], h.added, h.removed])).toEqual([
+      ["@@ -1,5 +1,7", 2, 0],
+      ["@@ -24,7 +26,7", 1, 1],
+    ]);
+    // The second hunk first: the list the view showed is still right.
+    await s.scm.stageHunk("f.txt", listed!.hunks[1]!);
+    expect(native(s.dir, "diff", "--cached")).toContain("+line 27 changed");
+    expect(native(s.dir, "diff", "--cached")).not.toContain("added after 2");
+    expect(native(s.dir, "diff")).toContain("+added after 2");
+    // Then the first, from the same (older) list.
+    await s.scm.stageHunk("f.txt", listed!.hunks[0]!);
+    expect(native(s.dir, "diff")).toBe("");
+    expect(native(s.dir, "show", ":f.txt")).toBe(fs.readFileSync(path.join(s.dir, "f.txt"), "utf8"));
+    // Unstage the line-27 hunk as the staged list shows it.
+    const staged = await s.scm.hunks("f.txt", true);
+    await s.scm.unstageHunk("f.txt", staged!.hunks.find((h) => h.lines.includes("+line 27 changed"))!);
+    expect(native(s.dir, "diff", "--cached")).toContain("+added after 2");
+    expect(native(s.dir, "diff", "--cached")).not.toContain("line 27 changed");
+    expect(native(s.dir, "diff")).toContain("+line 27 changed");
+    expect(s.outputs.at(-1)).toMatchObject({ command: "git apply --cached -R -", ok: true });
+    // A hunk that is no longer there is refused, nothing changes.
+    const before = native(s.dir, "diff", "--cached");
+    await expect(s.scm.stageHunk("f.txt", listed!.hunks[0]!)).rejects.toThrow("changed since its changes were listed");
+    expect(native(s.dir, "diff", "--cached")).toBe(before);
+    expect(await s.scm.hunks("untracked.txt", false)).toBeNull();
+  });
+});
+
 describe("conflicts without markers (modify/delete)", () => {
   /** base: keep.txt, drop.txt, both.txt; other modifies keep.txt, deletes drop.txt and both.txt; main deletes keep.txt and both.txt, modifies drop.txt. */
   function modifyDelete(dir: string) {

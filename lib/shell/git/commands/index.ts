@@ -5,6 +5,7 @@
  * `writes(args)`; subcommands without a file here are described in ./unlisted.ts.
  */
 import * as add from "./add";
+import * as apply from "./apply";
 import * as blame from "./blame";
 import * as branch from "./branch";
 import * as catFile from "./cat-file";
@@ -46,7 +47,7 @@ export type { GitForm } from "./unlisted";
 const COMMANDS: readonly GitCommand[] = [
   status, log, show, diff, add, rm, mv, restore, reset, commit, branch, switchCmd, checkout, stash, tag,
   revParse, lsFiles, blame, grep, init, config, catFile, remote, fetch, pull, push, clone, merge,
-  cherryPick, revert, clean, rebase,
+  cherryPick, revert, clean, rebase, apply,
 ];
 
 const BY_NAME = new Map<string, GitCommand>(COMMANDS.map((c) => [c.name, c]));

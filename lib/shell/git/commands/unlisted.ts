@@ -19,7 +19,6 @@ const READERS = [
 
 /** Subcommands every form of which writes, with what it changes. */
 const WRITERS: Record<string, string> = {
-  apply: "git apply changes files",
   am: "git am applies patches",
   gc: "git gc rewrites the repository",
   prune: "git prune deletes objects",
