@@ -30,6 +30,7 @@ const COMMAND_FORMS: Record<string, Form[]> = {
   "cat-file": [["-p HEAD", false], ["-t HEAD", false]],
   add: [["a.txt", true], ["-A", true], ["--dry-run a.txt", true]],
   rm: [["a.txt", true], ["--cached a.txt", true]],
+  apply: [["p.patch", true], ["--cached p.patch", true], ["--check p.patch", false]],
   mv: [["a.txt z.txt", true]],
   restore: [["a.txt", true], ["--staged a.txt", true]],
   reset: [["", true], ["--hard", true], ["HEAD~0", true], ["--soft HEAD", true]],
@@ -126,6 +127,8 @@ describe("the Plan guard and the read-only shell agree with writes()", () => {
     ws.write("a.txt", "hello\nworld\nstashed\n");
     nativeSh(ws.dir, "git stash -q", tick());
     ws.write("a.txt", "hello\nworld\nuncommitted\n");
+    // a patch that applies (git apply --check reads it and the file)
+    ws.write("p.patch", "diff --git a/b.txt b/b.txt\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-bravo\n+bravo two\n");
     baseline = hashTree(ws.dir);
   });
   afterAll(() => ws?.cleanup());
