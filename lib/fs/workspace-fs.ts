@@ -283,7 +283,12 @@ export class WorkspaceFs {
   async flush(): Promise<void> {
     try {
       if (this.flushing) await this.flushing;
-      await this.fs.promises.flush?.();
+      if (this.fs.promises.flush) {
+        // lightning-fs's flush does not wait for its own start-up (it throws before the first
+        // call has finished opening the database); any ordinary call does wait.
+        await this.fs.promises.lstat("/").catch(() => undefined);
+        await this.fs.promises.flush();
+      }
     } catch (err) {
       // The file tree could not be written (lightning-fs's superblock): say so in the user's terms.
       if (isQuotaError(err)) {

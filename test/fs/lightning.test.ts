@@ -27,4 +27,12 @@ describe("lightning-fs storage", () => {
     const again = new WorkspaceFs({ fs: openLightningFs(id), dir: "/" });
     expect(await again.listFiles()).toEqual([]);
   });
+
+  it("flush right after opening, before any other call, waits for lightning-fs to start instead of throwing", async () => {
+    const ws = new WorkspaceFs({ fs: openLightningFs(uniqueName("flush")), dir: "/" });
+    await expect(ws.flush()).resolves.toBeUndefined();
+    await ws.writeFile("a.txt", "kept");
+    await ws.flush();
+    expect(new TextDecoder().decode(await ws.readFile("a.txt"))).toBe("kept");
+  });
 });
