@@ -1,6 +1,6 @@
 /**
- * The workspace's tsconfig.json / jsconfig.json as compiler options for the TypeScript language
- * service in the editor. The enum values are TypeScript's own numbers (the ones Monaco's worker
+ * The workspace's tsconfig.json / jsconfig.json, with what it extends, as compiler options for the
+ * TypeScript language service in the editor. The enum values are TypeScript's own numbers (the ones Monaco's worker
  * passes through to `ts.createLanguageService`), so this stays free of Monaco.
  */
 import { parseJsonc } from "./jsonc";
@@ -66,36 +66,21 @@ function joinDir(dir: string, rel: string): string {
   return out.join("/");
 }
 
-/**
- * Compiler options from the text of a config file at `configPath` (workspace-relative). Unknown
- * enum values are reported and left out (TypeScript's default applies) rather than passed on.
- */
-export function compilerOptionsFromConfig(text: string, configPath: string): ConfigResult {
-  const errors: string[] = [];
-  const isJsconfig = configPath.endsWith("jsconfig.json");
-  const base: TsCompilerOptions = { ...DEFAULT_COMPILER_OPTIONS, ...(isJsconfig ? { allowJs: true, checkJs: false } : {}) };
-  const parsed = parseJsonc(text);
-  if (!parsed.ok) return { options: base, errors: [`${configPath}: ${parsed.error}`] };
-  const raw = parsed.value;
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { options: base, errors: [`${configPath}: expected an object`] };
-  const given = (raw as { compilerOptions?: unknown }).compilerOptions;
-  if ((raw as { extends?: unknown }).extends !== undefined) errors.push(`${configPath}: "extends" is not followed by the editor; only this file's compilerOptions apply`);
-  if (given === undefined) return { options: base, errors };
-  if (!given || typeof given !== "object" || Array.isArray(given)) return { options: base, errors: [...errors, `${configPath}: "compilerOptions" must be an object`] };
+/** One config file's own compilerOptions, normalised (paths made absolute from its directory), no defaults. */
+type OwnOptions = { options: TsCompilerOptions; keys: Set<string>; pathsBase?: string };
 
+function ownOptions(given: Record<string, unknown>, configPath: string, errors: string[]): OwnOptions {
   const dir = configPath.includes("/") ? configPath.slice(0, configPath.lastIndexOf("/")) : "";
-  const options: TsCompilerOptions = { ...base };
-  // A config that names its module system but not its resolution gets TypeScript's own pairing.
-  if ("module" in given && !("moduleResolution" in given)) delete options.moduleResolution;
-  for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
+  const options: TsCompilerOptions = {};
+  const keys = new Set<string>();
+  for (const [key, value] of Object.entries(given)) {
     if (IGNORED.has(key)) continue;
+    keys.add(key);
     const table = ENUMS[key];
     if (table) {
       const n = typeof value === "string" ? table[value.toLowerCase()] : undefined;
-      if (n === undefined) {
-        errors.push(`${configPath}: unknown ${key} ${JSON.stringify(value)}`);
-        delete options[key];
-      } else options[key] = n;
+      if (n === undefined) errors.push(`${configPath}: unknown ${key} ${JSON.stringify(value)}`);
+      else options[key] = n;
     } else if (key === "lib" && Array.isArray(value)) {
       options.lib = value.filter((v): v is string => typeof v === "string").map((v) => `lib.${v.toLowerCase()}.d.ts`);
     } else if (PATH_OPTIONS.includes(key) && typeof value === "string") {
@@ -106,9 +91,134 @@ export function compilerOptionsFromConfig(text: string, configPath: string): Con
       options[key] = value;
     }
   }
-  // `paths` without `baseUrl` are relative to the config file (TypeScript tracks that itself
-  // only when it parsed the file; here it is told).
-  if (options.paths && options.baseUrl === undefined) options.baseUrl = workerFileName(dir);
-  options.allowNonTsExtensions = true;
-  return { options, errors };
+  // `paths` without `baseUrl` are relative to the file that gives them (TypeScript tracks that
+  // itself only when it parsed the file; here it is told).
+  return { options, keys, pathsBase: "paths" in given && !("baseUrl" in given) ? workerFileName(dir) : undefined };
 }
+
+/** Later files win, key by key, as TypeScript merges an `extends` chain's compilerOptions. */
+function mergeOwn(base: OwnOptions, over: OwnOptions): OwnOptions {
+  return {
+    options: { ...base.options, ...over.options },
+    keys: new Set([...base.keys, ...over.keys]),
+    pathsBase: over.keys.has("paths") ? over.pathsBase : over.keys.has("baseUrl") ? undefined : base.pathsBase,
+  };
+}
+
+function finish(own: OwnOptions, isJsconfig: boolean, errorsFreeKeys: Set<string>): TsCompilerOptions {
+  const options: TsCompilerOptions = { ...DEFAULT_COMPILER_OPTIONS, ...(isJsconfig ? { allowJs: true, checkJs: false } : {}) };
+  // A config that names its module system but not its resolution gets TypeScript's own pairing.
+  if (own.keys.has("module") && !own.keys.has("moduleResolution")) delete options.moduleResolution;
+  // An enum value not understood leaves TypeScript's default for it, not ours.
+  for (const k of own.keys) if (ENUMS[k] && !errorsFreeKeys.has(k)) delete options[k];
+  Object.assign(options, own.options);
+  if (options.paths && options.baseUrl === undefined && own.pathsBase) options.baseUrl = own.pathsBase;
+  options.allowNonTsExtensions = true;
+  return options;
+}
+
+type Parsed = { raw: Record<string, unknown> } | { error: string };
+
+function parseConfig(text: string, configPath: string): Parsed {
+  const parsed = parseJsonc(text);
+  if (!parsed.ok) return { error: `${configPath}: ${parsed.error}` };
+  const raw = parsed.value;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { error: `${configPath}: expected an object` };
+  return { raw: raw as Record<string, unknown> };
+}
+
+function givenOptions(raw: Record<string, unknown>, configPath: string, errors: string[]): Record<string, unknown> {
+  const given = raw.compilerOptions;
+  if (given === undefined) return {};
+  if (!given || typeof given !== "object" || Array.isArray(given)) {
+    errors.push(`${configPath}: "compilerOptions" must be an object`);
+    return {};
+  }
+  return given as Record<string, unknown>;
+}
+
+/**
+ * Compiler options from the text of one config file at `configPath` (workspace-relative), its
+ * `extends` not followed (see loadCompilerOptions). Unknown enum values are reported and left
+ * out (TypeScript's default applies) rather than passed on.
+ */
+export function compilerOptionsFromConfig(text: string, configPath: string): ConfigResult {
+  const errors: string[] = [];
+  const isJsconfig = configPath.endsWith("jsconfig.json");
+  const parsed = parseConfig(text, configPath);
+  if ("error" in parsed) return { options: finish({ options: {}, keys: new Set() }, isJsconfig, new Set()), errors: [parsed.error] };
+  if (parsed.raw.extends !== undefined) errors.push(`${configPath}: "extends" is not followed here; only this file's compilerOptions apply`);
+  const own = ownOptions(givenOptions(parsed.raw, configPath, errors), configPath, errors);
+  return { options: finish(own, isJsconfig, understood(own)), errors };
+}
+
+/** Enum keys whose value was understood (the others were reported). */
+function understood(own: OwnOptions): Set<string> {
+  return new Set([...own.keys].filter((k) => !ENUMS[k] || own.options[k] !== undefined));
+}
+
+const MAX_EXTENDS_DEPTH = 16;
+
+/**
+ * The config at `configPath` with its `extends` chain (a relative file, a package's config in
+ * node_modules, or a list of them, as TypeScript 5 allows), each file's paths taken from its own
+ * directory and later files winning key by key. `read` gives a workspace file's text or null.
+ * `files` are every config file looked at (found or not), for whoever watches them for changes.
+ */
+export async function loadCompilerOptions(configPath: string, read: (path: string) => Promise<string | null>): Promise<ConfigResult & { files: string[] }> {
+  const errors: string[] = [];
+  const files: string[] = [];
+  const load = async (path: string, chain: string[]): Promise<OwnOptions> => {
+    const empty: OwnOptions = { options: {}, keys: new Set() };
+    if (chain.includes(path)) {
+      errors.push(`${chain[chain.length - 1]}: "extends" goes round in a circle (${[...chain, path].join(" → ")})`);
+      return empty;
+    }
+    if (chain.length > MAX_EXTENDS_DEPTH) {
+      errors.push(`${path}: "extends" is nested more than ${MAX_EXTENDS_DEPTH} deep`);
+      return empty;
+    }
+    files.push(path); // watched even when missing: creating it changes the options
+    const text = await read(path);
+    if (text === null) {
+      errors.push(`${chain[chain.length - 1] ?? path}: the config it extends, ${path}, was not found`);
+      return empty;
+    }
+    const parsed = parseConfig(text, path);
+    if ("error" in parsed) {
+      errors.push(parsed.error);
+      return empty;
+    }
+    let merged = empty;
+    const ext = parsed.raw.extends;
+    const bases = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext : ext === undefined ? [] : null;
+    if (bases === null) errors.push(`${path}: "extends" must be a string or a list of strings`);
+    for (const spec of bases ?? []) {
+      if (typeof spec !== "string") continue;
+      const target = await resolveExtends(path, spec, read);
+      merged = mergeOwn(merged, await load(target, [...chain, path]));
+    }
+    return mergeOwn(merged, ownOptions(givenOptions(parsed.raw, path, errors), path, errors));
+  };
+  const own = await load(configPath, []);
+  return { options: finish(own, configPath.endsWith("jsconfig.json"), understood(own)), errors, files };
+}
+
+/** Where `extends: spec` in `from` points: a path next to it, or a package in node_modules (looked up from its directory upwards, as Node does). */
+async function resolveExtends(from: string, spec: string, read: (path: string) => Promise<string | null>): Promise<string> {
+  const dir = from.includes("/") ? from.slice(0, from.lastIndexOf("/")) : "";
+  const withJson = (p: string) => (p.endsWith(".json") ? p : p + ".json");
+  if (spec.startsWith("./") || spec.startsWith("../") || spec.startsWith("/")) return withJson(joinDir(spec.startsWith("/") ? "" : dir, spec));
+  // A package: <pkg>/tsconfig.json when the name is only the package, else the named file.
+  const isBare = spec.startsWith("@") ? spec.split("/").length === 2 : !spec.includes("/");
+  const candidates = isBare ? [`${spec}/tsconfig.json`] : spec.endsWith(".json") ? [spec] : [`${spec}.json`, `${spec}/tsconfig.json`];
+  for (let d = dir; ; d = d.includes("/") ? d.slice(0, d.lastIndexOf("/")) : "") {
+    for (const c of candidates) {
+      const p = joinDir(d, `node_modules/${c}`);
+      if ((await read(p)) !== null) return p;
+    }
+    if (d === "") break;
+  }
+  return joinDir(dir, `node_modules/${candidates[0]}`);
+}
+

@@ -9,7 +9,7 @@
  */
 import type { ChangeEvent } from "../fs/journal";
 import type { WorkspaceFs } from "../fs/workspace-fs";
-import { CONFIG_FILES, compilerOptionsFromConfig, DEFAULT_COMPILER_OPTIONS, type TsCompilerOptions } from "./ts-config";
+import { CONFIG_FILES, DEFAULT_COMPILER_OPTIONS, loadCompilerOptions, type TsCompilerOptions } from "./ts-config";
 import { isTsSource, isTypeFile, planTypeFiles, TS_LIMITS } from "./ts-sources";
 
 export interface TsSink {
@@ -29,6 +29,8 @@ function under(path: string, dir: string): boolean {
 
 export class TsWorkspaceSync {
   private sources = new Set<string>();
+  /** Every config file the current options came from (the one in use and what it extends): a change to any re-reads them. */
+  private configFiles = new Set<string>();
   private unsubscribe: (() => void) | undefined;
   private pending: ChangeEvent[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -112,7 +114,7 @@ export class TsWorkspaceSync {
     for (const e of events) {
       const touched = e.from !== undefined ? [e.from, e.path] : [e.path];
       for (const p of touched) {
-        if (CONFIG_FILES.some((c) => p === c || under(c, p))) config = true;
+        if (CONFIG_FILES.some((c) => p === c || under(c, p)) || [...this.configFiles].some((c) => p === c || under(c, p))) config = true;
         if (p === "node_modules" || p.endsWith("/node_modules") || p.includes("node_modules/")) types = true;
       }
       if (e.kind === "delete" || e.kind === "rename") {
@@ -171,10 +173,12 @@ export class TsWorkspaceSync {
         this.sink.setCompilerOptions(DEFAULT_COMPILER_OPTIONS, configPath, [`${configPath}: ${(e as Error).message}`]);
         return;
       }
-      const { options, errors } = compilerOptionsFromConfig(text, configPath);
+      const { options, errors, files } = await loadCompilerOptions(configPath, async (p) => (p === configPath ? text : (await this.wsfs.exists(p)) ? await this.wsfs.readText(p).catch(() => null) : null));
+      this.configFiles = new Set(files);
       this.sink.setCompilerOptions(options, configPath, errors);
       return;
     }
+    this.configFiles = new Set();
     this.sink.setCompilerOptions(DEFAULT_COMPILER_OPTIONS, undefined, []);
   }
 

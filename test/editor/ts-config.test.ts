@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseJsonc, stripJsonc } from "../../lib/editor/jsonc";
-import { compilerOptionsFromConfig, DEFAULT_COMPILER_OPTIONS } from "../../lib/editor/ts-config";
+import { compilerOptionsFromConfig, DEFAULT_COMPILER_OPTIONS, loadCompilerOptions } from "../../lib/editor/ts-config";
 
 describe("JSON with comments", () => {
   it("reads comments and trailing commas the way tsconfig.json is written", () => {
@@ -76,5 +76,54 @@ describe("compiler options from tsconfig.json / jsconfig.json", () => {
   it("checks JavaScript in a jsconfig project only when asked", () => {
     expect(compilerOptionsFromConfig(`{}`, "jsconfig.json").options).toMatchObject({ allowJs: true, checkJs: false });
     expect(compilerOptionsFromConfig(`{ "compilerOptions": { "checkJs": true } }`, "jsconfig.json").options).toMatchObject({ checkJs: true });
+  });
+});
+
+describe("extends", () => {
+  const files: Record<string, string> = {
+    "tsconfig.json": `{ "extends": "./config/base.json", "compilerOptions": { "target": "es2022", "strict": false } }`,
+    // a base in a subdirectory: its paths are from its own directory
+    "config/base.json": `{ "extends": "@tsconfig/strictest", "compilerOptions": { "strict": true, "baseUrl": "..", "paths": { "@app/*": ["src/*"] }, "target": "es2017", "jsx": "react-jsx" } }`,
+    "node_modules/@tsconfig/strictest/tsconfig.json": `{ "compilerOptions": { "noUncheckedIndexedAccess": true, "strict": true, "module": "nodenext" } }`,
+    "a/tsconfig.json": `{ "extends": ["../config/paths-only.json", "./local"], "compilerOptions": {} }`,
+    "config/paths-only.json": `{ "compilerOptions": { "paths": { "~/*": ["./*"] } } }`,
+    "a/local.json": `{ "compilerOptions": { "checkJs": true } }`,
+    "loop/tsconfig.json": `{ "extends": "./other.json" }`,
+    "loop/other.json": `{ "extends": "./tsconfig.json", "compilerOptions": { "strict": true } }`,
+    "missing/tsconfig.json": `{ "extends": "./nope.json", "compilerOptions": { "strict": true } }`,
+  };
+  const read = async (p: string) => files[p] ?? null;
+
+  it("follows a chain through a sub-directory and a package in node_modules: later files win key by key, each file's paths from its own directory", async () => {
+    const r = await loadCompilerOptions("tsconfig.json", read);
+    expect(r.errors).toEqual([]);
+    expect(r.files).toEqual(["tsconfig.json", "config/base.json", "node_modules/@tsconfig/strictest/tsconfig.json"]);
+    expect(r.options).toMatchObject({
+      target: 9, // es2022 from tsconfig.json over es2017 from the base
+      strict: false,
+      noUncheckedIndexedAccess: true,
+      module: 199,
+      jsx: 4,
+      baseUrl: "file:///", // ".." from config/
+      paths: { "@app/*": ["src/*"] },
+    });
+    // module named in the chain without a resolution: TypeScript's pairing, not our default
+    expect(r.options).not.toHaveProperty("moduleResolution");
+  });
+
+  it("a list of bases, in order; paths without baseUrl are from the file that gives them", async () => {
+    const r = await loadCompilerOptions("a/tsconfig.json", read);
+    expect(r.errors).toEqual([]);
+    expect(r.options).toMatchObject({ checkJs: true, paths: { "~/*": ["./*"] }, baseUrl: "file:///config" });
+  });
+
+  it("says so for a circle and for a missing base, and keeps what it could read", async () => {
+    const loop = await loadCompilerOptions("loop/tsconfig.json", read);
+    expect(loop.errors).toEqual([expect.stringMatching(/goes round in a circle \(loop\/tsconfig.json → loop\/other.json → loop\/tsconfig.json\)/)]);
+    expect(loop.options).toMatchObject({ strict: true });
+    const missing = await loadCompilerOptions("missing/tsconfig.json", read);
+    expect(missing.errors).toEqual(["missing/tsconfig.json: the config it extends, missing/nope.json, was not found"]);
+    expect(missing.options).toMatchObject({ strict: true });
+    expect(missing.files).toContain("missing/nope.json");
   });
 });

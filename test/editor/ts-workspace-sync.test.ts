@@ -103,6 +103,24 @@ describe("TsWorkspaceSync", () => {
     sync.stop();
   });
 
+  it("follows tsconfig.json's extends, and a change to the base file (or creating a missing one) re-reads the options", async () => {
+    const ws = tempWorkspace({ "a.ts": "", "tsconfig.json": `{ "extends": "./tsconfig.base.json", "compilerOptions": { "strict": true } }` });
+    cleanup = ws.cleanup;
+    const r = recorder();
+    const sync = new TsWorkspaceSync(ws.wsfs, r.sink, { batchMs: 5 });
+    await sync.start();
+    expect(r.errors).toEqual([expect.stringMatching(/tsconfig.base.json, was not found/)]);
+    await ws.wsfs.writeFile("tsconfig.base.json", `{ "compilerOptions": { "noImplicitReturns": true, "strict": false } }`);
+    await sync.flush();
+    expect(r.errors).toEqual([]);
+    expect(r.options).toMatchObject({ strict: true, noImplicitReturns: true });
+    await ws.wsfs.writeFile("tsconfig.base.json", `{ "compilerOptions": { "noUnusedLocals": true } }`);
+    await sync.flush();
+    expect(r.options).toMatchObject({ strict: true, noUnusedLocals: true });
+    expect(r.options).not.toHaveProperty("noImplicitReturns");
+    sync.stop();
+  });
+
   it("reads node_modules declarations only when asked, and again when they change", async () => {
     const ws = tempWorkspace({
       "src/a.ts": "",
