@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { buildBrowserBundle } from "./checkpoints/build.mjs";
 import { buildRealRepo, realShape } from "./checkpoints/real-shape.mjs";
 import { serveGit } from "./git/http-backend.mjs";
 
@@ -30,21 +31,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const r1 = (x) => Math.round(x * 10) / 10;
 
 /** A browser bundle with Buffer as the app has it (Next's polyfill). */
-async function browserBundle(entry) {
-  const r = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "chrome120",
-    write: false,
-    logLevel: "error",
+function browserBundle(entry) {
+  return buildBrowserBundle(entry, {
     // Next's compiled polyfill names its own directory (unused in a browser).
-    define: { "process.env.NODE_ENV": '"production"', __dirname: '"/"' },
+    define: { __dirname: '"/"' },
     alias: { buffer: "next/dist/compiled/buffer/index.js" },
     inject: [path.join(here, "git/buffer-shim.mjs")],
   });
-  return r.outputFiles[0].text;
 }
 
 /** The app's proxy handler, bundled for Node from its TypeScript. */

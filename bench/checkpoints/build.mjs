@@ -30,8 +30,9 @@ export async function buildNodeBundle() {
   return out;
 }
 
-/** A browser bundle as a string (lightning-fs included; the engine needs no Buffer). */
-export async function buildBrowserBundle(entry = path.join(here, "browser-entry.mjs")) {
+/** A browser bundle as a string (lightning-fs included; the engine needs no Buffer). `extra`:
+ * more esbuild options (`define` is merged), e.g. the clone bench's Buffer polyfill. */
+export async function buildBrowserBundle(entry = path.join(here, "browser-entry.mjs"), extra = {}) {
   const r = await build({
     entryPoints: [entry],
     bundle: true,
@@ -40,7 +41,8 @@ export async function buildBrowserBundle(entry = path.join(here, "browser-entry.
     target: "chrome120",
     write: false,
     logLevel: "error",
-    define: { "process.env.NODE_ENV": '"production"' },
+    ...extra,
+    define: { "process.env.NODE_ENV": '"production"', ...extra.define },
   });
   return r.outputFiles[0].text;
 }
