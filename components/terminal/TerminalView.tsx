@@ -63,6 +63,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     let env: Record<string, string> | undefined;
     let lastExitCode = 0;
     let running: AbortController | null = null;
+    let interruptEchoed = false;
     /** A command runs or the prompt is being drawn: input waits in the editor's queue. */
     let busy = true;
     let disposed = false;
@@ -125,8 +126,11 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
         env = result.env;
         lastExitCode = result.exitCode;
         if (result.stdout) term.write(toTerminalText(result.stdout));
-        if (result.stderr) term.write(`\x1b[31m${toTerminalText(result.stderr)}\x1b[0m`);
-        const out = liveTail + result.stdout + result.stderr;
+        // The key press already echoed ^C; the result's own ^C line (for the agent's tools) is not shown twice.
+        const stderr = interruptEchoed ? result.stderr.replace(/\^C\n$/, "") : result.stderr;
+        interruptEchoed = false;
+        if (stderr) term.write(`\x1b[31m${toTerminalText(stderr)}\x1b[0m`);
+        const out = liveTail + result.stdout + stderr;
         if (out && !out.endsWith("\n")) term.write("\x1b[7m%\x1b[0m\r\n");
         latest.current.host.afterCommand();
       }
@@ -198,6 +202,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     const dataSub = term.onData((data) => {
       if (running && data === "\x03") {
         running.abort();
+        interruptEchoed = true;
         editor.discardQueued();
         // The prompt that follows starts on a fresh row (the editor counts cells from there).
         term.write("^C\r\n");

@@ -25,6 +25,7 @@ import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/c
 import type { PythonRuntime } from "../runtimes/python/runtime";
 import { createNodeCommands, NODE_COMMAND_NAMES } from "../runtimes/node/command";
 import type { NodeRuntime } from "../runtimes/node/runtime";
+import { BoundedStops, PROGRAM_STOP_MS } from "./bounded-stops";
 import { isLoneCommand, LIVE_OUTPUT_VAR, LiveOutputs, type LiveSink } from "../runtimes/python/live-output";
 import { capOutput, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type ShellLimits } from "./limits";
 import { DEFAULT_MOUNT_POINT, normalizeShellPath, toShellPath, toWorkspacePath } from "./paths";
@@ -138,6 +139,9 @@ export const SHELL_BUILTINS = [
 class ShellCore {
   readonly denials: DeniedWrite[] = [];
   readonly live = new LiveOutputs();
+  readonly boundedStops = new BoundedStops();
+  readonly python: PythonRuntime | undefined;
+  readonly node: NodeRuntime | undefined;
 
   constructor(
     readonly jb: JustBash,
@@ -149,10 +153,13 @@ class ShellCore {
     readonly origin: string,
     readonly env: Record<string, string>,
     readonly defenseInDepth: boolean,
-    readonly python: PythonRuntime | undefined,
+    python: PythonRuntime | undefined,
     readonly gitTransport: (() => Transport) | undefined,
-    readonly node: NodeRuntime | undefined,
-  ) {}
+    node: NodeRuntime | undefined,
+  ) {
+    this.python = python && this.boundedStops.track(python);
+    this.node = node && this.boundedStops.track(node);
+  }
 
   /** Commands whose output can be shown as it is produced (live-output.ts). */
   get liveCommands(): string[] {
@@ -390,10 +397,12 @@ class WorkspaceShell implements Shell {
     // just-bash stops at the next statement boundary; a command that ignores the signal
     // gets this much longer before the exec is abandoned (it keeps running detached).
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    // A Python or Node program is waited for: it stops itself within its own bound (bounded-stops.ts).
     const abandoned = new Promise<"abandoned">((resolve) => {
-      controller.signal.addEventListener("abort", () => {
-        graceTimer = setTimeout(() => resolve("abandoned"), 300);
-      });
+      const arm = () => {
+        graceTimer = setTimeout(() => (this.core.boundedStops.running ? arm() : resolve("abandoned")), 300);
+      };
+      controller.signal.addEventListener("abort", arm);
     });
 
     const denialsBefore = this.core.denials.length;
@@ -464,6 +473,7 @@ class WorkspaceShell implements Shell {
         // limit is only a backstop against runaway memory use.
         maxOutputSize: Math.max(16 * 1024 * 1024, maxOut * 8),
         maxExecutionTimeMs: timeoutMs + 5_000,
+        maxExtensionCleanupTimeMs: PROGRAM_STOP_MS,
       },
     });
   }

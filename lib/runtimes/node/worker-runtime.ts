@@ -6,6 +6,7 @@
  */
 import type { NodeJob, NodeWorkerInbound, NodeWorkerOutbound } from "./protocol";
 import type { NodeRunOptions, NodeRunOutcome, NodeRuntime } from "./runtime";
+import { oneAtATime } from "../one-at-a-time";
 
 export type NodeWorkerLike = {
   postMessage(message: NodeWorkerInbound, transfer?: Transferable[]): void;
@@ -25,7 +26,6 @@ const NO_CHANGES = { written: [], deleted: [], removedDirs: [], madeDirs: [] };
 export function workerNodeRuntime(opts: WorkerNodeRuntimeOptions): NodeRuntime {
   let spare: NodeWorkerLike | null = null;
   let nextId = 1;
-  let queue: Promise<unknown> = Promise.resolve();
   const take = () => {
     const w = spare ?? opts.createWorker();
     spare = null;
@@ -77,10 +77,6 @@ export function workerNodeRuntime(opts: WorkerNodeRuntimeOptions): NodeRuntime {
   };
 
   return {
-    run(job, ro) {
-      const turn = queue.then(() => runNow(job, ro));
-      queue = turn.catch(() => undefined);
-      return turn;
-    },
+    run: oneAtATime(runNow, () => ({ exitCode: 130, changes: NO_CHANGES, stopped: "killed" as const })),
   };
 }

@@ -10,6 +10,7 @@
 import type { PythonJob, WorkerInbound, WorkerOutbound } from "./protocol";
 import { SIGINT } from "./protocol";
 import type { PythonRunOptions, PythonRunOutcome, PythonRuntime } from "./runtime";
+import { oneAtATime } from "../one-at-a-time";
 
 /** The part of a Worker this file uses. */
 export type WorkerLike = {
@@ -43,7 +44,6 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
   const graceMs = opts.graceMs ?? 1500;
   let live: Live | null = null;
   let nextId = 1;
-  let queue: Promise<unknown> = Promise.resolve();
 
   const start = (): Live => {
     if (live) return live;
@@ -124,11 +124,7 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
   };
 
   return {
-    run(job, ro) {
-      const turn = queue.then(() => runNow(job, ro));
-      queue = turn.catch(() => undefined);
-      return turn;
-    },
+    run: oneAtATime(runNow, () => ({ exitCode: 130, changes: NO_CHANGES, stopped: "interrupted" as const })),
     async version() {
       const chunks: Uint8Array[] = [];
       const r = await this.run(
