@@ -5,9 +5,8 @@
  *     app's own server, the interpreter started in its worker) and the next ones (warm), each
  *     from Enter to the output on screen;
  *   - in Node, Pyodide's Node loader: cold start (load + engine), warm run of the same program;
- *   - in Chromium, Ctrl-C on an endless loop: from the key press to the next prompt's output
- *     (the KeyboardInterrupt reached the program and the shell ran the next command; target ≤ 3 s),
- *     and whether the program was interrupted or its worker had to be killed;
+ *   - in Chromium, Ctrl-C on an endless loop: from the key press to the program's KeyboardInterrupt
+ *     on screen (target ≤ 3 s), and whether it was interrupted or its worker had to be killed;
  *   - native /usr/bin/python3 (or python3 on PATH) -c 'print(1)', with warm/native ratios
  *     (target: warm ≤ 5× native, cold ≤ 3 s).
  */
@@ -66,6 +65,8 @@ async function browserPython(browser, baseURL) {
     await form.getByLabel("Workspace name").fill("Python bench");
     await form.getByRole("button", { name: "Create" }).click();
     await page.waitForURL(/\/w\/[a-z2-7]{20}$/);
+    // The workbench is live (its tree read from IndexedDB) before the shortcut is pressed.
+    await page.locator('[role="treeitem"][data-path="package.json"]').waitFor({ timeout: 60_000 });
     await page.locator("body").click();
     await page.keyboard.press("Control+`");
     const rows = page.getByTestId("terminal").locator(".xterm-rows");
@@ -91,15 +92,18 @@ async function browserPython(browser, baseURL) {
     const coldMs = await once(0);
     const warm = [];
     for (let i = 1; i <= WARM_RUNS; i++) warm.push(await once(i));
-    await page.keyboard.type("python3 -c 'while True: pass'; echo exit=$?");
+    await page.keyboard.type("python3 -c 'while True: pass'");
     await page.keyboard.press("Enter");
     await page.waitForTimeout(1000);
     const t0 = Date.now();
     await page.keyboard.press("Control+c");
-    await rowShown("exit=130");
+    // The program's traceback ends with this row; a killed worker prints none.
+    const stopped = await Promise.race([
+      rowShown("KeyboardInterrupt").then(() => "KeyboardInterrupt"),
+      page.waitForFunction(() => document.querySelector('[data-testid="terminal"] .xterm-rows').textContent.includes("file changes were discarded"), null, { polling: "raf", timeout: 120_000 }).then(() => "killed worker"),
+    ]);
     const interruptMs = Date.now() - t0;
-    const killed = await page.evaluate(() => document.querySelector('[data-testid="terminal"] .xterm-rows').textContent.includes("file changes were discarded"));
-    return { crossOriginIsolated: isolated, coldStartMs: coldMs, warmMedianMs: median(warm), warmRunsMs: warm, ctrlC: { toExitMs: interruptMs, stoppedBy: killed ? "killed worker" : "KeyboardInterrupt" } };
+    return { crossOriginIsolated: isolated, coldStartMs: coldMs, warmMedianMs: median(warm), warmRunsMs: warm, ctrlC: { toStopMs: interruptMs, stoppedBy: stopped } };
   } finally {
     await context.close();
   }
@@ -114,6 +118,6 @@ export async function run({ browser, baseURL }) {
     nativePython3: native,
     node: { ...node, warmVsNative: ratio(node.warmMedianMs) },
     chromium: { ...chromium, warmVsNative: ratio(chromium.warmMedianMs) },
-    targets: { warmVsNativeMax: 5, coldStartMsMax: 3000, ctrlCToExitMsMax: 3000 },
+    targets: { warmVsNativeMax: 5, coldStartMsMax: 3000, ctrlCToStopMsMax: 3000 },
   };
 }
