@@ -97,11 +97,18 @@ async function browserPython(browser, baseURL) {
     await page.waitForTimeout(1000);
     const t0 = Date.now();
     await page.keyboard.press("Control+c");
-    // The program's traceback ends with this row; a killed worker prints none.
-    const stopped = await Promise.race([
-      rowShown("KeyboardInterrupt").then(() => "KeyboardInterrupt"),
-      page.waitForFunction(() => document.querySelector('[data-testid="terminal"] .xterm-rows').textContent.includes("file changes were discarded"), null, { polling: "raf", timeout: 120_000 }).then(() => "killed worker"),
-    ]);
+    // The program's traceback ends with a KeyboardInterrupt row; a killed worker prints none, the shell says so.
+    const stopped = await page
+      .waitForFunction(
+        () => {
+          const rows = [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].map((d) => d.textContent.trim());
+          if (rows.includes("KeyboardInterrupt")) return "KeyboardInterrupt";
+          return rows.some((r) => r.includes("file changes were discarded")) ? "killed worker" : false;
+        },
+        null,
+        { polling: "raf", timeout: 120_000 },
+      )
+      .then((h) => h.jsonValue());
     const interruptMs = Date.now() - t0;
     return { crossOriginIsolated: isolated, coldStartMs: coldMs, warmMedianMs: median(warm), warmRunsMs: warm, ctrlC: { toStopMs: interruptMs, stoppedBy: stopped } };
   } finally {

@@ -13,7 +13,9 @@ export async function useMockModel(page: Page, serverUrl: string) {
   await expect(page.getByTestId("model-label")).toHaveText("Anthropic · claude-sonnet-4-5");
 }
 
+/** Send a prompt as a person does: once the last run is over (Send, not Stop: Enter does not send while a run goes on). */
 export async function ask(page: Page, prompt: string) {
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel("Message the agent").fill(prompt);
   await page.getByLabel("Message the agent").press("Enter");
 }
