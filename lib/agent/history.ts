@@ -68,14 +68,26 @@ export class SessionHistory {
 
   /**
    * Put the files back as they were at a checkpoint (any ref or oid the engine resolves: a run,
-   * a save point, a restore's saved state). Transactional; `undoRestore(txid)` reverses it.
+   * a save point, a restore's saved state), or only `paths` (files or folders) of it.
+   * Transactional; `undoRestore(txid)` reverses it.
    */
-  async restoreFilesTo(ref: string): Promise<{ ref: string; txid: string; changed: Changed; savedRef?: string }> {
+  async restoreFilesTo(ref: string, opts: { paths?: string[] } = {}): Promise<{ ref: string; txid: string; changed: Changed; savedRef?: string }> {
     this.core.assertIdle("restore files");
     await this.checkpoints.settled();
-    const r = await this.core.deps.checkpoints.restore(ref);
+    const r = await this.core.deps.checkpoints.restore(ref, opts.paths ? { paths: opts.paths } : undefined);
     this.core.emit({ type: "files-restored", ref, txid: r.txid, changed: r.changed });
     return { ref, txid: r.txid, changed: r.changed, savedRef: r.savedRef };
+  }
+
+  /** Record that the user reviewed run `run`'s changes as a whole (Keep all / Revert all); `undefined` clears it. */
+  markReviewed(run: number, outcome: "kept" | "reverted" | undefined): void {
+    const core = this.core;
+    const rec = core.runs.find((r) => r.run === run);
+    if (!rec) throw new Error(`No run ${run} in this session`);
+    if (outcome) rec.review = { outcome, at: core.now() };
+    else delete rec.review;
+    core.touch();
+    core.emit({ type: "session-updated", what: "runs" });
   }
 
   /**

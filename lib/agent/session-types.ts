@@ -21,7 +21,17 @@ export type ApprovalSettingsPatch = { autoApprove?: Partial<ApprovalSettings["au
 /** Which tools a mode offers (lib/modes computes it from the mode profiles). */
 export type ToolSurface = (mode: AgentMode, tools: readonly ToolDefinition[]) => readonly ToolDefinition[];
 
-export type RunRecord = { run: number; runId: string; status: RunStatus; reason?: string; usage: UsageTotals; startedAt: number; durationMs: number };
+export type RunRecord = {
+  run: number;
+  runId: string;
+  status: RunStatus;
+  reason?: string;
+  usage: UsageTotals;
+  startedAt: number;
+  durationMs: number;
+  /** The user reviewed the run's changes as a whole: kept them all, or reverted them all. */
+  review?: { outcome: "kept" | "reverted"; at: number };
+};
 
 /** The persisted form of a session (lib/sessions stores it). Contains no secrets. */
 export type SessionData = {

@@ -8,6 +8,7 @@ import type { AgentMessage } from "../agent/messages";
 import type { ConversationSnapshot } from "../agent/session";
 import { buildTimeline, conversationAt, type Tick } from "./model";
 import { fileAtTick, previewTick, type Preview } from "./preview";
+import { runChangeCount, runChanges, runFileSides, type RunChanges } from "./run-changes";
 
 type Engine = typeof import("../checkpoints/index");
 
@@ -16,7 +17,7 @@ export interface TimelineSession {
   readonly id: string;
   readonly state: { readonly messages: readonly AgentMessage[]; readonly running: boolean };
   readonly history: {
-    restoreFilesTo(ref: string): Promise<{ txid: string; changed: { path: string; change: string }[]; savedRef?: string }>;
+    restoreFilesTo(ref: string, opts?: { paths?: string[] }): Promise<{ txid: string; changed: { path: string; change: string }[]; savedRef?: string }>;
     undoRestore(txid: string): Promise<{ changed: { path: string; change: string }[] }>;
     rewindConversation(keep: number): ConversationSnapshot;
     restoreConversation(snapshot: ConversationSnapshot): void;
@@ -127,6 +128,56 @@ export class Timeline {
     if (outcome.conversation) session.history.restoreConversation(outcome.conversation);
     this.cache.clear();
     return { changed };
+  }
+
+  /** What turn `run` of the session changed: its checkpoint ↔ the snapshot of what it left. */
+  async runChanges(session: Pick<TimelineSession, "id">, run: number): Promise<RunChanges> {
+    const engine = await this.opts.engine();
+    return runChanges(engine, this.ws, await engine.listCheckpoints(this.ws, { sessionId: session.id }), run);
+  }
+
+  /** How many files turn `run` changed (no file is read); undefined when it has no checkpoint. */
+  async runChangeCount(session: Pick<TimelineSession, "id">, run: number): Promise<number | undefined> {
+    const engine = await this.opts.engine();
+    return runChangeCount(engine, this.ws, await engine.listCheckpoints(this.ws, { sessionId: session.id }), run);
+  }
+
+  /** One file before and after the turn, for the diff editor. */
+  async runFileDiff(changes: RunChanges, path: string, readNow: (path: string) => Promise<Uint8Array | undefined>) {
+    return runFileSides(await this.opts.engine(), this.ws, changes, path, readNow);
+  }
+
+  /**
+   * Put `paths` (default: every file the turn changed) back as they were before the turn, in one
+   * restore transaction that touches nothing else. The state it replaces becomes a tick, and the
+   * returned txid undoes it.
+   */
+  async revertRunChanges(session: TimelineSession, changes: RunChanges, paths?: string[]): Promise<{ txid: string; changed: { path: string; change: string }[] }> {
+    if (session.state.running) throw new Error("The agent is running: stop it or wait for it to finish before reverting.");
+    const targets = paths ?? changes.files.map((f) => f.path);
+    if (targets.length === 0) return { txid: "", changed: [] };
+    const known = new Set(changes.files.map((f) => f.path));
+    const stray = targets.find((p) => !known.has(p));
+    if (stray) throw new Error(`Turn ${changes.run} did not change ${stray}.`);
+    await session.history.checkpointsSettled();
+    const r = await session.history.restoreFilesTo(changes.startRef, { paths: targets });
+    const what = paths && paths.length === 1 ? paths[0] : `turn ${changes.run}'s changes`;
+    const engine = await this.opts.engine();
+    await engine
+      .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
+        label: `Before reverting ${what}`.slice(0, SAVE_NAME_MAX),
+        as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
+      })
+      .catch(() => undefined); // the restore's own saved ref and the undo still hold that state
+    this.cache.clear();
+    return { txid: r.txid, changed: r.changed };
+  }
+
+  /** Undo a revert (or any files restore) by its transaction. */
+  async undoFiles(session: TimelineSession, txid: string) {
+    const r = await session.history.undoRestore(txid);
+    this.cache.clear();
+    return r;
   }
 
   /** A save point of the working tree now. */
