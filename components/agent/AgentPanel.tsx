@@ -19,6 +19,8 @@ import { changedFiles } from "@/lib/workspaces/tree-model";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
 import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
 import { TimelinePreview } from "@/components/timeline/TimelinePreview";
+import { RunChangesView } from "@/components/timeline/RunChangesView";
+import { useRunChanges } from "@/components/timeline/useRunChanges";
 import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { usePlugins } from "@/components/plugins/usePlugins";
@@ -68,6 +70,7 @@ export default function AgentPanel(props: {
   // Every run waits for the session's plugins: their guards must be in place before its first call.
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, live.revision);
+  const rc = useRunChanges(props.ws, session, tl.timeline);
   const mentions = useMentionSupport(props.ws, session);
   const orchestration = useOrchestrationView(agent.orchestrations, session, isBusy(live.phase), send);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -235,8 +238,31 @@ export default function AgentPanel(props: {
             const out = await tl.restore(tl.tick!, choice);
             if (out?.prompt !== undefined) setDraft({ text: out.prompt, nonce: Date.now() });
           }}
+          onShowRunChanges={(run) => {
+            tl.select(null);
+            rc.open(run);
+          }}
           onRename={tl.tick.kind === "save" ? (name) => tl.rename(tl.tick!.ref, name) : undefined}
           onPin={tl.tick.kind === "save" ? (pinned) => tl.pin(tl.tick!.ref, pinned) : undefined}
+        />
+      )}
+      {rc.openRun !== undefined && pane === "transcript" && (
+        <RunChangesView
+          rc={rc}
+          review={session.state.runs.find((r) => r.run === rc.openRun)?.review?.outcome}
+          running={running}
+          readOnly={props.readOnly}
+          onOpenDiff={(path) => {
+            const c = rc.changes;
+            if (!c) return;
+            tl.timeline
+              .runFileDiff(c, path, async (p) => ((await props.ws.wsfs.exists(p)) ? props.ws.wsfs.readFile(p) : undefined))
+              .then((d) => {
+                if (d.binary) throw new Error(`${path} is binary: no text diff.`);
+                props.openTextDiff(path, d.before, d.after, `${path.split("/").pop()} (before turn ${c.run} ↔ ${c.endRef ? "after" : "now"})`);
+              })
+              .catch((e: Error) => setTimelineError(e.message));
+          }}
         />
       )}
       {pane === "plugins" ? (
@@ -299,6 +325,19 @@ export default function AgentPanel(props: {
           onFork={(id) => void agent.fork(id)}
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
           dimFrom={tl.dimFrom}
+          renderRunEnd={(run) => {
+            if (rc.lastRun?.run !== run) return null;
+            const review = session.state.runs.find((r) => r.run === run)?.review?.outcome;
+            return (
+              <div className="notice-line run-changes-line" data-testid="run-changes-line">
+                Turn {run} changed {rc.lastRun.files} file{rc.lastRun.files === 1 ? "" : "s"}
+                {review ? ` · ${review}` : ""}{" "}
+                <button className="link" aria-expanded={rc.openRun === run} onClick={() => (rc.openRun === run ? rc.close() : rc.open(run))}>
+                  Review changes
+                </button>
+              </div>
+            );
+          }}
         />
       )}
       {session.state.mode === "review" && !running && (

@@ -28,6 +28,8 @@ export function Transcript(props: {
   onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
   /** Messages from this index on come after the point the timeline shows: dimmed. */
   dimFrom?: number;
+  /** What shows after a turn's last message (what the turn changed), by run number. */
+  renderRunEnd?: (run: number) => ReactNode;
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string; restore: boolean }>();
   const { session, live } = props;
@@ -54,13 +56,17 @@ export function Transcript(props: {
   const recorded = new Set([...endNotices.values()].map((n) => n.runId));
   const withEndNotice = (m: AgentMessage, node: ReactNode) => {
     const n = endNotices.get(m.id);
-    if (!n) return node;
+    const after = m.run !== undefined && lastOfRun.get(m.run) === m.id && !running ? props.renderRunEnd?.(m.run) : undefined;
+    if (!n && !after) return node;
     return (
       <Fragment key={m.id}>
         {node}
-        <div className={`notice-line${n.status === "failed" ? " error" : ""}`} role={n.status === "failed" ? "alert" : undefined} data-testid="run-end-notice">
-          {n.reason}
-        </div>
+        {n && (
+          <div className={`notice-line${n.status === "failed" ? " error" : ""}`} role={n.status === "failed" ? "alert" : undefined} data-testid="run-end-notice">
+            {n.reason}
+          </div>
+        )}
+        {after}
       </Fragment>
     );
   };

@@ -43,6 +43,8 @@ export function TimelinePreview(props: {
   onRestore: (choice: RestoreChoice) => Promise<unknown>;
   onRename?: (name: string) => Promise<void>;
   onPin?: (pinned: boolean) => Promise<void>;
+  /** Open the Changes view of the tick's turn (run and end ticks). */
+  onShowRunChanges?: (run: number) => void;
 }) {
   const { tick, preview } = props;
   const [confirm, setConfirm] = useState<RestoreChoice>();
@@ -74,6 +76,11 @@ export function TimelinePreview(props: {
       <div className="row">
         <strong>{tickText(tick)}</strong>
         <span className="spacer" />
+        {props.onShowRunChanges && tick.run !== undefined && (
+          <button className="link" onClick={() => props.onShowRunChanges!(tick.run!)} title="Every file this turn changed, with Revert and Keep">
+            Changes of turn {tick.run}
+          </button>
+        )}
         {props.onPin && (
           <button className="link" onClick={() => void props.onPin!(!tick.pinned)} title="Pinned save points are never pruned">
             {tick.pinned ? "Unpin" : "Pin"}

@@ -1,9 +1,9 @@
 /**
  * What one agent turn changed, for reviewing a run as a whole after the fact (the Changes view):
  * every file that differs between the turn's own checkpoint (taken before its first change) and
- * the snapshot of what it left, with +/- line counts, and whether the file has been changed again
- * since (by hand or by a later turn) — reverting such a file also undoes those later edits, which
- * the view says before anyone clicks. Reverting goes through the engine's restore transaction,
+ * the snapshot of what it left, with +/- line counts, and where the file is now: as the turn left
+ * it, reverted, or changed again since (by hand or by a later turn) — reverting such a file also
+ * undoes those later edits, which the view says before anyone clicks. Reverting goes through the engine's restore transaction,
  * scoped to the files asked for, so it never touches another file and has an undo.
  *
  * A turn whose end snapshot is missing (the run failed before it, or it is from before end
@@ -26,8 +26,8 @@ export type RunChangeFile = {
   binary?: boolean;
   /** Only the executable bit or the file type changed. */
   modeOnly?: boolean;
-  /** The file is no longer as the turn left it. */
-  changedSince: boolean;
+  /** The file now: as the turn left it, back as it was before the turn, or changed again since. */
+  now: "as-left" | "reverted" | "changed-since";
 };
 
 export type RunChanges = {
@@ -57,14 +57,16 @@ export async function runChanges(engine: Engine, ws: Workspace, checkpoints: rea
   const { start, end } = runBounds(checkpoints, run);
   if (!start) throw new Error(`Turn ${run} has no checkpoint: its changes cannot be listed.`);
   const entries = end ? (end.tree === start.tree ? [] : await engine.diffCheckpoints(ws, start.ref, end.ref)) : await engine.diffWorkingTree(ws, start.ref);
-  // Against the end snapshot, the working tree tells which of these files moved on since.
-  const movedOn = new Set(end && entries.length > 0 ? (await engine.diffWorkingTree(ws, end.ref)).map((e) => e.path) : []);
+  // The working tree against both snapshots tells where each of these files is now.
+  const differsFrom = async (ref: string) => new Set((await engine.diffWorkingTree(ws, ref)).map((e) => e.path));
+  const [fromEnd, fromStart] = end && entries.length > 0 ? await Promise.all([differsFrom(end.ref), differsFrom(start.ref)]) : [new Set<string>(), undefined];
   const oids = entries.flatMap((e) => [e.oldOid, e.newOid]).filter((o): o is string => !!o && !/^0{40}$/.test(o));
   const blobs = oids.length ? await engine.readBlobs(ws, oids).catch(() => new Map<string, Uint8Array>()) : new Map<string, Uint8Array>();
   const files = entries.map((e): RunChangeFile => {
     const before = e.oldOid ? blobs.get(e.oldOid) : undefined;
     const after = e.newOid ? blobs.get(e.newOid) : undefined;
-    const f: RunChangeFile = { path: e.path, change: e.change, ...lineCounts(before, after), changedSince: movedOn.has(e.path) };
+    const now = !fromEnd.has(e.path) ? "as-left" : fromStart && !fromStart.has(e.path) ? "reverted" : "changed-since";
+    const f: RunChangeFile = { path: e.path, change: e.change, ...lineCounts(before, after), now };
     if (e.change === "modified" && e.oldOid === e.newOid) f.modeOnly = true;
     return f;
   });

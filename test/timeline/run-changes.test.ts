@@ -33,21 +33,21 @@ describe("a turn's changes", () => {
   it("lists what each turn did with line counts, and which files moved on since", async () => {
     const t = await threeTurnSession(cleanups);
     const one = await t.timeline.runChanges(t.session, 1);
-    expect(one.files).toEqual([{ path: "a.txt", change: "modified", added: 1, removed: 1, changedSince: true }]);
+    expect(one.files).toEqual([{ path: "a.txt", change: "modified", added: 1, removed: 1, now: "changed-since" }]);
     expect(one.endRef).toMatch(/\/1-end$/);
     const two = await t.timeline.runChanges(t.session, 2);
-    expect(two.files).toEqual([{ path: "c.txt", change: "added", added: 1, removed: 0, changedSince: false }]);
+    expect(two.files).toEqual([{ path: "c.txt", change: "added", added: 1, removed: 0, now: "as-left" }]);
     const three = await t.timeline.runChanges(t.session, 3);
     expect(three.files).toEqual([
-      { path: "a.txt", change: "modified", added: 1, removed: 1, changedSince: false },
-      { path: "b.txt", change: "deleted", added: 0, removed: 1, changedSince: false },
+      { path: "a.txt", change: "modified", added: 1, removed: 1, now: "as-left" },
+      { path: "b.txt", change: "deleted", added: 0, removed: 1, now: "as-left" },
     ]);
     expect(await Promise.all([1, 2, 3, 4].map((n) => t.timeline.runChangeCount(t.session, n)))).toEqual([1, 1, 2, undefined]);
     await expect(t.timeline.runChanges(t.session, 4)).rejects.toThrow("Turn 4 has no checkpoint");
 
     // An edit by hand after the last turn: its file is no longer as the turn left it.
     await t.wsfs.writeFile("a.txt", "by hand\n");
-    expect((await t.timeline.runChanges(t.session, 3)).files[0]).toMatchObject({ path: "a.txt", changedSince: true });
+    expect((await t.timeline.runChanges(t.session, 3)).files[0]).toMatchObject({ path: "a.txt", now: "changed-since" });
 
     const sides = await t.timeline.runFileDiff(three, "a.txt", async () => undefined);
     expect(sides).toEqual({ before: "alpha one\n", after: "alpha three\n", binary: false });
@@ -61,6 +61,7 @@ describe("a turn's changes", () => {
     const two = await t.timeline.runChanges(t.session, 2);
     const r = await t.timeline.revertRunChanges(t.session, two, ["c.txt"]);
     expect(r.changed).toEqual([{ path: "c.txt", change: "deleted" }]);
+    expect((await t.timeline.runChanges(t.session, 2)).files).toEqual([{ path: "c.txt", change: "added", added: 1, removed: 0, now: "reverted" }]);
     const { ["c.txt"]: _removed, ...rest } = before;
     expect(files(t.dir)).toEqual(rest);
     // The state the revert replaced is a point on the timeline.
@@ -78,6 +79,7 @@ describe("a turn's changes", () => {
     const r = await t.timeline.revertRunChanges(t.session, three);
     expect(r.changed.map((c) => `${c.change} ${c.path}`).sort()).toEqual(["added b.txt", "modified a.txt"]);
     expect(files(t.dir)).toEqual({ "a.txt": "alpha one\n", "b.txt": "beta\n", "c.txt": "gamma\n" });
+    expect((await t.timeline.runChanges(t.session, 3)).files.map((f) => f.now)).toEqual(["reverted", "reverted"]);
 
     // Reverting turn 1 now undoes its edit of a.txt (which turn 3 also touched); c.txt of turn 2 stays.
     const one = await t.timeline.runChanges(t.session, 1);
