@@ -34,7 +34,7 @@ test("the agent reads a file, edits it after approval, runs a command after appr
   await expect(transcript.locator('[data-tool="run_commands"]')).toHaveAttribute("data-status", "ok");
   await expect(page.getByTestId("completion")).toBeVisible();
   await expect(transcript).toContainText("The greeting now says Howdy.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 
   // The editor shows the change, and the tree marks the file modified.
   await treeItem(page, "src").click();
@@ -77,7 +77,7 @@ test("stop during a slow stream, then reload: the session resumes with the whole
   const transcript = page.getByRole("log", { name: "Agent transcript" });
   await expect(transcript).toContainText("word3");
   await page.getByRole("button", { name: "Stop" }).click();
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(transcript).toContainText("(stopped)");
   // The stream really stopped: the browser hung up on the model mid-answer.
   await expect.poll(() => server.requests[0]?.abortedByClient).toBe(true);
@@ -154,7 +154,7 @@ test("a provider that answers HTML, and a dropped stream, end in clear messages"
   await ask(page, "Hello?");
   const transcript = page.getByRole("log", { name: "Agent transcript" });
   await expect(transcript.getByRole("alert")).toContainText("HTML page");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 
   server.setScript([{ chunks: ["partial ", "answer ", "that ", "stops"], dropAfter: 2 }, { text: "Recovered answer." }]);
   await ask(page, "Try again");
@@ -252,6 +252,6 @@ test("switching to Plan mid-run takes effect at the very next tool call", async 
   await page.getByRole("radio", { name: "Plan" }).click();
   await expect(transcript.locator('[data-tool="editor"]')).toHaveAttribute("data-status", "blocked");
   await expect(page.getByRole("group", { name: "Approval needed" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(treeItem(page, "README.md").locator(".git")).toHaveCount(0);
 });

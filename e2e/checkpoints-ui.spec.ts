@@ -69,7 +69,7 @@ test("All checkpoints lists the points of every session, and its storage figure 
   server.setScript([{ text: "First session answer." }]);
   await ask(page, "first session prompt");
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText("First session answer.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "All checkpoints" }).click();
   const entries = page.getByTestId("history-entry");
   // A turn is checkpointed before it runs and after it ends.

@@ -15,7 +15,7 @@ test("an overloaded error inside the stream is retried; a failure after content 
   server.setScript([{ text: "Half an answer", streamError: "Overloaded" }]);
   await ask(page, "Once more");
   await expect(transcript.getByRole("alert")).toContainText("overloaded");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(transcript).toContainText("Half an answer");
 
   await page.reload();

@@ -39,7 +39,7 @@ for (const preset of [
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
     await expect(transcript).not.toContainText("last-chunk");
     await expect(transcript).toContainText("last-chunk");
-    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 
     const call = server.requests.find((r) => r.method === "POST")!;
     expect(call.api).toBe("openai");

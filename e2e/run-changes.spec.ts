@@ -11,7 +11,7 @@ const row = (page: Page, run: number, path: string) => fileRows(page, run).filte
 async function runTurn(page: Page, prompt: string, done: string) {
   await ask(page, prompt);
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText(done);
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 }
 
 test("after a turn, review its changes as a whole: diffs, revert one file, undo, revert all, keep all — kept across a reload", async ({ page }) => {

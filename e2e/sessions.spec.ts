@@ -9,7 +9,7 @@ const transcript = (page: Page) => page.getByRole("log", { name: "Agent transcri
 async function turn(page: Page, prompt: string, done: string) {
   await ask(page, prompt);
   await expect(transcript(page)).toContainText(done);
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 }
 
 /** The user message bubble holding `text`. */

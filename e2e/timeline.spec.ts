@@ -12,7 +12,7 @@ const previewFiles = (page: Page) => preview(page).getByTestId("preview-file");
 async function runTurn(page: Page, prompt: string, done: string) {
   await ask(page, prompt);
   await expect(page.getByRole("log", { name: "Agent transcript" })).toContainText(done);
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 }
 
 /** Three turns: greet.ts edited twice, farewell.ts created, README.md deleted. */

@@ -21,6 +21,8 @@ import { TimelineBar, tickText } from "@/components/timeline/TimelineBar";
 import { TimelinePreview } from "@/components/timeline/TimelinePreview";
 import { RunChangesView } from "@/components/timeline/RunChangesView";
 import { useRunChanges } from "@/components/timeline/useRunChanges";
+import { usePromptQueue } from "./usePromptQueue";
+import { QueuedPrompts } from "./QueuedPrompts";
 import { WorkspaceHistory } from "@/components/timeline/WorkspaceHistory";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { usePlugins } from "@/components/plugins/usePlugins";
@@ -62,7 +64,7 @@ export default function AgentPanel(props: {
   const togglePane = (p: Pane) => setPane((cur) => (cur === p ? "transcript" : p));
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [reviewBase, setReviewBase] = useState("");
-  const [draft, setDraft] = useState<{ text: string; nonce: number }>();
+  const [draft, setDraft] = useState<{ text: string; nonce: number; append?: boolean }>();
   const [timelineError, setTimelineError] = useState<string>();
   const [exporting, setExporting] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
@@ -71,6 +73,7 @@ export default function AgentPanel(props: {
   const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
   const tl = useTimeline(props.ws, session, live.revision);
   const rc = useRunChanges(props.ws, session, tl.timeline);
+  const queue = usePromptQueue(session, isBusy(live.phase), send);
   const mentions = useMentionSupport(props.ws, session);
   const orchestration = useOrchestrationView(agent.orchestrations, session, isBusy(live.phase), send);
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -377,12 +380,14 @@ export default function AgentPanel(props: {
         {phase.kind === "awaitingAnswer" && phase.questions.map((e) => <QuestionCard key={e.questionId} event={e} onAnswer={(t) => session.answer(e.questionId, t)} />)}
       </div>
       {props.readOnly && <div className="banner">This tab is read-only: the agent runs in the tab that edits this workspace.</div>}
+      <QueuedPrompts queue={queue} running={running} onEdit={(text) => setDraft({ text, nonce: Date.now(), append: true })} />
       <Composer
         running={running}
         disabled={props.readOnly}
         history={prompts}
         commands={session.extensions.slashCommands}
         onSend={(text) => send(text)}
+        onQueue={props.readOnly ? undefined : queue.add}
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.state.mode === "plan" ? "act" : "plan")}
         draft={draft}

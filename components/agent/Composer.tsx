@@ -16,7 +16,7 @@ export type MentionSupport = {
  * already sent, "/" lists the slash commands, "@" opens the mention popup (↑/↓ choose,
  * Enter/Tab pick, Esc closes). The mentions in the text show as chips above it, each with what
  * of it will be sent; the session reads them again when the prompt is sent. While a run is
- * going, Stop replaces Send.
+ * going, Stop replaces Send, and Enter (or Queue) puts the message in line for after the run.
  */
 export function Composer(props: {
   running: boolean;
@@ -24,13 +24,16 @@ export function Composer(props: {
   history: string[];
   commands: { name: string; description?: string }[];
   onSend: (text: string) => void;
+  /** While a run is going: keep the message for after it. */
+  onQueue?: (text: string) => void;
   onStop: () => void;
   /** Shift+Tab in the prompt box switches between Plan and Act. */
   onToggleMode?: () => void;
   /** The mode switch, shown beside Send. */
   modeSwitch?: React.ReactNode;
-  /** Text to put in the box (a restored turn's prompt); a new nonce puts it again. */
-  draft?: { text: string; nonce: number };
+  /** Text to put in the box (a restored turn's prompt); a new nonce puts it again. With `append`,
+   * text already in the box stays and the draft goes after it. */
+  draft?: { text: string; nonce: number; append?: boolean };
   mentions?: MentionSupport;
 }) {
   const [text, setText] = useState("");
@@ -44,7 +47,8 @@ export function Composer(props: {
   const pendingCaret = useRef<number | undefined>(undefined);
 
   useEffect(() => {
-    if (props.draft) setText(props.draft.text);
+    const d = props.draft;
+    if (d) setText((cur) => (d.append && cur.trim() ? `${cur.replace(/\s+$/, "")}\n${d.text}` : d.text));
   }, [props.draft]);
 
   // Put the caret after a picked mention once React has written the new text.
@@ -89,8 +93,11 @@ export function Composer(props: {
 
   const send = () => {
     const t = text.trim();
-    if (!t || props.running || props.disabled) return;
-    props.onSend(t);
+    if (!t || props.disabled) return;
+    if (props.running) {
+      if (!props.onQueue) return;
+      props.onQueue(t);
+    } else props.onSend(t);
     setText("");
     setIndex(-1);
     setPreviews(new Map());
@@ -150,7 +157,11 @@ export function Composer(props: {
       <textarea
         ref={box}
         aria-label="Message the agent"
-        placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ to mention a file)"
+        placeholder={
+          props.running && props.onQueue
+            ? "Write the next message: Enter queues it for when this run ends"
+            : "Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ to mention a file)"
+        }
         rows={3}
         value={text}
         disabled={props.disabled}
@@ -208,9 +219,16 @@ export function Composer(props: {
         {props.modeSwitch}
         <span style={{ flex: 1 }} />
         {props.running ? (
-          <button className="danger" onClick={props.onStop}>
-            Stop
-          </button>
+          <>
+            {props.onQueue && text.trim() && (
+              <button onClick={send} disabled={props.disabled} title="Send this message when the run ends">
+                Queue
+              </button>
+            )}
+            <button className="danger" onClick={props.onStop}>
+              Stop
+            </button>
+          </>
         ) : (
           <button className="primary" onClick={send} disabled={!text.trim() || props.disabled}>
             Send

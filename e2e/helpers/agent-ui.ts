@@ -15,7 +15,7 @@ export async function useMockModel(page: Page, serverUrl: string) {
 
 /** Send a prompt as a person does: once the last run is over (Send, not Stop: Enter does not send while a run goes on). */
 export async function ask(page: Page, prompt: string) {
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel("Message the agent").fill(prompt);
   await page.getByLabel("Message the agent").press("Enter");
 }
