@@ -1,6 +1,7 @@
 "use client";
 import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
 import { textOf, toolCallsOf, type AgentMessage, type ToolCallPart, type ToolResultPart, type AgentSession } from "@/lib/agent";
+import { compactionText } from "@/lib/agent/compaction";
 import { isBusy, type PanelState } from "@/lib/agent/panel-state";
 import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
@@ -197,6 +198,14 @@ export function Transcript(props: {
         ) : n.type === "hook-error" ? (
           <div key={n.seq} className="notice-line error">
             Hook {n.hook} failed at {n.point}: {n.message}
+          </div>
+        ) : n.type === "compaction" && n.reason === "auto" ? (
+          <div key={n.seq} className="notice-line" data-testid="compaction-notice">
+            ⇣ {compactionText(n)}
+          </div>
+        ) : n.type === "command" && n.output ? (
+          <div key={n.seq} className={`notice-line${n.ok ? "" : " error"}`} role={n.ok ? "status" : "alert"} data-testid="command-output">
+            /{n.name}: {n.output}
           </div>
         ) : n.type === "files-restored" ? (
           <div key={n.seq} className="notice-line">

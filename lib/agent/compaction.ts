@@ -7,10 +7,13 @@
  * last, after all of them.
  *
  * Compaction: when the conversation nears the model's context limit, keep everything up to the
- * first user message and a recent window, and replace the middle with one summary message
- * (counts per role, the user's requests, tools used, files touched, last highlights). `/compact`
- * does the same on demand. The boundary is remembered on the session so the summary stays
- * stable from request to request (and provider prompt caches keep working).
+ * first user message and a recent window, and replace the middle with one summary message.
+ * The summary is written by the model when it can be (compaction-summary.ts: the folded
+ * messages, after the previous summary, as one transcript); otherwise, and whenever that fails,
+ * it is the mechanical one (counts per role, the user's requests, tools used, files touched,
+ * last highlights). `/compact` does the same on demand. The boundary and the summary are kept
+ * on the session, so the summary stays stable from request to request (and provider prompt
+ * caches keep working).
  */
 import { estimateTokens, textOf, toolCallsOf, type AgentMessage, type UserMessage } from "./messages";
 
@@ -19,7 +22,33 @@ export type CompactionState = {
   throughId: string;
   reason: "auto" | "manual";
   at: number;
+  /** The summary the model wrote of everything folded; absent: the mechanical summary. */
+  summary?: string;
 };
+
+export type CompactionReport = {
+  reason: "auto" | "manual";
+  summarizedMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Who wrote the summary. */
+  by: "model" | "mechanical";
+  /** Why the model did not write it (it was asked and failed), for the notice. */
+  fallback?: string;
+};
+
+/** The compaction in one sentence, for the transcript and /compact's reply. */
+export function compactionText(r: CompactionReport): string {
+  const n = r.summarizedMessages;
+  const tokens = `about ${r.tokensBefore.toLocaleString("en-US")} → ${r.tokensAfter.toLocaleString("en-US")} tokens`;
+  const what = r.by === "model" ? "a summary written by the model" : "a summary";
+  const why = r.reason === "auto" ? " to stay within the model's context window" : "";
+  const fallback = r.fallback ? ` (the model could not write it: ${r.fallback})` : "";
+  return `Compacted ${n} earlier message${n === 1 ? "" : "s"} into ${what}${why}: ${tokens}${fallback}.`;
+}
+
+/** Writes the summary of folded messages (the model, in a session); a failure says why. */
+export type Summarizer = (middle: AgentMessage[]) => Promise<{ summary?: string; fallback?: string }>;
 
 export type MessageBuilderContext = {
   sessionId: string;
@@ -33,7 +62,9 @@ export type MessageBuilderContext = {
   compaction: CompactionState | undefined;
   setCompaction(state: CompactionState | undefined): void;
   /** Report that a compaction happened (becomes a `compaction` event). */
-  report(info: { reason: "auto" | "manual"; summarizedMessages: number; tokensBefore: number; tokensAfter: number }): void;
+  report(info: CompactionReport): void;
+  /** The model's summary of folded messages, when the session has one to ask. */
+  summarize?: Summarizer;
   now(): number;
 };
 
@@ -60,7 +91,7 @@ export function compactionBuilder(options: Partial<CompactionOptions> = {}): Mes
   const opts = { ...DEFAULT_COMPACTION, ...options };
   return {
     name: "compaction",
-    build(messages, ctx) {
+    async build(messages, ctx) {
       const threshold = opts.maxInputTokens ?? Math.floor(ctx.contextWindow * opts.ratio);
       const recent = opts.recentTokens ?? Math.floor(ctx.contextWindow * opts.recentRatio);
       const state = ctx.compaction;
@@ -71,14 +102,18 @@ export function compactionBuilder(options: Partial<CompactionOptions> = {}): Mes
       if (boundary === null) return current;
       if (state && indexOfId(messages, state.throughId) >= boundary) return current;
       const next: CompactionState = { throughId: messages[boundary]!.id, reason: "auto", at: ctx.now() };
-      const applied = applyCompaction(messages, next);
-      if (!applied) return current;
+      if (!applyCompaction(messages, next)) return current;
+      const written = ctx.summarize ? await ctx.summarize(toSummarize(messages, next, state)) : {};
+      if (written.summary) next.summary = written.summary;
+      const applied = applyCompaction(messages, next)!;
       ctx.setCompaction(next);
       ctx.report({
         reason: "auto",
         summarizedMessages: applied.summarized,
         tokensBefore: estimateTokens(messages, ctx.system),
         tokensAfter: estimateTokens(applied.messages, ctx.system),
+        by: next.summary ? "model" : "mechanical",
+        ...(written.fallback ? { fallback: written.fallback } : {}),
       });
       return applied.messages;
     },
@@ -106,6 +141,22 @@ export function compactNow(messages: readonly AgentMessage[], now: number): { st
   const state: CompactionState = { throughId: messages[boundary]!.id, reason: "manual", at: now };
   const applied = applyCompaction(messages, state);
   return applied ? { state, summarized: applied.summarized } : undefined;
+}
+
+/**
+ * What the summarizer is given for a new boundary: the messages `next` folds — after the
+ * previous summary, when one exists, instead of the messages it already covers (so a long
+ * session is never summarised from scratch).
+ */
+export function toSummarize(messages: readonly AgentMessage[], next: CompactionState, prev: CompactionState | undefined): AgentMessage[] {
+  const head = headEnd(messages);
+  const through = adjustBoundary(messages, indexOfId(messages, next.throughId));
+  const prevThrough = prev ? adjustBoundary(messages, indexOfId(messages, prev.throughId)) : -1;
+  if (prev && prevThrough > head && prevThrough < through) {
+    const earlier = applyCompaction(messages, prev)!.messages[head + 1]!;
+    return [earlier, ...messages.slice(prevThrough + 1, through + 1)];
+  }
+  return messages.slice(head + 1, through + 1);
 }
 
 /** Index of the first user message (the head ends there), or -1. */
@@ -159,9 +210,20 @@ export function applyCompaction(messages: readonly AgentMessage[], state: Compac
     role: "user",
     kind: "summary",
     createdAt: state.at,
-    content: [{ type: "text", text: summarize(middle, state.reason) }],
+    content: [{ type: "text", text: state.summary ? modelSummaryText(state.summary, middle.length, state.reason) : summarize(middle, state.reason) }],
   };
   return { messages: [...messages.slice(0, head + 1), summary, ...messages.slice(through + 1)], summarized: middle.length };
+}
+
+/** The message that carries the model's summary in place of `count` messages. */
+function modelSummaryText(summary: string, count: number, reason: "auto" | "manual"): string {
+  return [
+    `Context summary: ${count} earlier messages of this conversation were compacted${reason === "manual" ? " at the user's request (/compact)" : " to stay within the context window"}; this is their summary.`,
+    "",
+    summary,
+    "",
+    "Continue from this summary and the messages that follow it; re-read files if you need their exact current content.",
+  ].join("\n");
 }
 
 /** The summary text of the folded middle. */

@@ -19,6 +19,7 @@
  *   anything           → session.stop(), session.setMode(mode)
  */
 import type { AgentMessage, ToolCallStatus } from "./messages";
+import type { CompactionReport } from "./compaction";
 import type { AgentMode, RunStatus, UsageTotals } from "./types";
 import type { ApprovalCategory, ApprovalPreview, EffectClass } from "../tools/define";
 
@@ -105,12 +106,12 @@ export type AgentEventBody =
   | { type: "checkpoint-created"; runId: string; run: number; ref: string; oid: string; createdAt: number; ms?: number }
   /** Token usage of one model call, with the run and session totals (cost in USD when priced).
    * `estimated`: a request stopped or failed without a usage report, counted from its size. */
-  | { type: "usage"; runId: string; step: UsageTotals; run: UsageTotals; session: UsageTotals; estimated?: boolean }
+  | { type: "usage"; /** Absent for a request outside a run (/compact's summary). */ runId?: string; step: UsageTotals; run: UsageTotals; session: UsageTotals; estimated?: boolean }
   /** Something went wrong. `fatal`: the run ends. */
   | { type: "error"; runId?: string; code: AgentErrorCode; message: string; fatal: boolean; retryable?: boolean }
   | { type: "mode-changed"; from: AgentMode; to: AgentMode; runId?: string }
   /** The conversation sent to the model was compacted (auto: near the context limit; manual: /compact). */
-  | { type: "compaction"; reason: "auto" | "manual"; summarizedMessages: number; tokensBefore: number; tokensAfter: number }
+  | ({ type: "compaction" } & CompactionReport)
   /** A hook threw or timed out (for beforeTool: the call was refused). */
   | { type: "hook-error"; point: string; hook: string; message: string; runId?: string }
   /** A slash command ran (/compact, /clear, /undo, /mode, plugin commands). */

@@ -3,7 +3,9 @@
  * put it back, restore the files to a checkpoint and undo that, edit a past prompt and send it
  * again, and the data a fork starts from. None runs while a run is in progress.
  */
-import { applyCompaction, compactNow } from "./compaction";
+import { applyCompaction, compactNow, toSummarize, type CompactionReport } from "./compaction";
+import { sessionSummarizer } from "./compaction-writer";
+import { addUsage } from "./pricing";
 import { newSessionId } from "./ids";
 import { estimateTokens } from "./messages";
 import type { RunCheckpoints } from "./run-checkpoints";
@@ -35,18 +37,39 @@ export class SessionHistory {
     core.emit({ type: "session-updated", what: "cleared" });
   }
 
-  /** Fold the conversation so far into a summary for the model (/compact). */
-  compact(): { summarized: number } {
+  /**
+   * Fold the conversation so far into a summary for the model (/compact): written by the model
+   * when it can, the mechanical summary otherwise (`fallback` says why). Its request is charged
+   * to the session.
+   */
+  async compact(opts: { signal?: AbortSignal } = {}): Promise<CompactionReport | { summarizedMessages: 0 }> {
     const core = this.core;
     core.assertIdle("compact");
-    const before = estimateTokens(core.messages);
     const r = compactNow(core.messages, core.now());
-    if (!r) return { summarized: 0 };
-    core.compaction = r.state;
+    if (!r) return { summarizedMessages: 0 };
+    const summarize = sessionSummarizer(core, {
+      signal: opts.signal,
+      charge: (u) => {
+        core.usage = addUsage(core.usage, u);
+        core.emit({ type: "usage", step: u, run: u, session: { ...core.usage } });
+      },
+    });
+    const written = summarize ? await summarize(toSummarize(core.messages, r.state, core.compaction)) : {};
+    if (written.summary) r.state.summary = written.summary;
+    const before = estimateTokens(core.messages);
     const after = applyCompaction(core.messages, r.state);
+    core.compaction = r.state;
     core.touch();
-    core.emit({ type: "compaction", reason: "manual", summarizedMessages: r.summarized, tokensBefore: before, tokensAfter: after ? estimateTokens(after.messages) : before });
-    return { summarized: r.summarized };
+    const report: CompactionReport = {
+      reason: "manual",
+      summarizedMessages: r.summarized,
+      tokensBefore: before,
+      tokensAfter: after ? estimateTokens(after.messages) : before,
+      by: r.state.summary ? "model" : "mechanical",
+      ...(written.fallback ? { fallback: written.fallback } : {}),
+    };
+    core.emit({ type: "compaction", ...report });
+    return report;
   }
 
   /** Restore the files to the last run's checkpoint (/undo). */

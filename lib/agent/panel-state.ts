@@ -16,8 +16,8 @@ export type QuestionAsked = AgentEventOf<"question-asked">;
 export type ToolCallStarted = AgentEventOf<"tool-call-started">;
 type ToolCallFinished = AgentEventOf<"tool-call-finished">;
 
-/** The notices a run shows inline, in order: checkpoints, retries, errors, hook failures, compactions, restores. */
-export type PanelNotice = AgentEventOf<"checkpoint-created" | "retry" | "error" | "hook-error" | "compaction" | "files-restored">;
+/** The notices a run shows inline, in order: checkpoints, retries, errors, hook failures, compactions, restores, slash commands' replies. */
+export type PanelNotice = AgentEventOf<"checkpoint-created" | "retry" | "error" | "hook-error" | "compaction" | "files-restored" | "command">;
 
 /**
  * Where the session is, as the panel shows it. A run waiting for the user is not "running" for the
@@ -154,6 +154,7 @@ export function reducePanel(state: PanelState, event: AgentEvent): PanelState {
     case "hook-error":
     case "compaction":
     case "files-restored":
+    case "command":
       return { ...state, revision, notices: [...state.notices, event] };
     default:
       return { ...state, revision };

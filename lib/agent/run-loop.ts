@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "../tools/define";
 import type { Budget } from "./budget";
 import type { MessageBuilderContext } from "./compaction";
+import { sessionSummarizer } from "./compaction-writer";
 import { abortError, isAbortError } from "./errors";
 import { AgentError } from "./events";
 import type { AfterModelDecision, BeforeModelDecision, StopDecision } from "./hooks";
@@ -327,6 +328,7 @@ export class RunLoop {
         ctx.compaction = s;
       },
       report: (info) => core.emit({ type: "compaction", ...info }),
+      summarize: sessionSummarizer(core, { signal: state.controller.signal, charge: (u) => this.parts.budget.charge(state, u) }),
       now: core.now,
     };
     for (const b of core.builders) {
@@ -334,6 +336,7 @@ export class RunLoop {
         const out = await b.build(messages, ctx);
         if (Array.isArray(out)) messages = out;
       } catch (err) {
+        if (state.controller.signal.aborted) throw abortError(); // stopped while a summary was being written
         core.emit({ type: "hook-error", point: "messageBuilder", hook: b.name, message: core.errorText(err), runId: state.runId });
       }
     }

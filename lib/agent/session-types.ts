@@ -137,6 +137,8 @@ export type AgentSessionOptions = {
    * timeline can tell the agent's changes from edits made by hand before the next run.
    */
   checkpointRunEnd?: boolean;
+  /** Compaction summaries written by the model (default true); false keeps the mechanical summary. */
+  modelSummaries?: boolean;
   /** Refuse to run mutating tools when the run's checkpoint failed (default true). */
   requireCheckpoint?: boolean;
   /** Modes whose worktree is read-only: tools get a read-only workspace and shell (default: the mode profiles'). */

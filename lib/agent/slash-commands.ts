@@ -5,6 +5,7 @@
  */
 import { emptyUsage, AGENT_MODES, type AgentMode, type RunResult } from "./types";
 import type { SessionCore } from "./session-core";
+import { compactionText, type CompactionReport } from "./compaction";
 import type { AgentSession } from "./session";
 
 export type SlashCommandResult = string | { reply?: string; submitPrompt?: string } | void;
@@ -78,9 +79,9 @@ function builtinCommands(): SlashCommand[] {
     {
       name: "compact",
       description: "Summarise the conversation so far to free context",
-      handler: (_args, s) => {
-        const r = s.history.compact();
-        return r.summarized ? `Compacted ${r.summarized} messages into a summary.` : "Nothing to compact yet.";
+      handler: async (_args, s) => {
+        const r = await s.history.compact();
+        return r.summarizedMessages ? compactionText(r as CompactionReport) : "Nothing to compact yet.";
       },
     },
     {

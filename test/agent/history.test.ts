@@ -60,7 +60,7 @@ describe("compaction", () => {
     const turns = [];
     for (let i = 0; i < 6; i++) turns.push({ text: `step ${i} ${long}`, toolCalls: [{ name: "list_files", args: { max_entries: i + 1 } }] });
     turns.push({ text: "done" });
-    const t = h(turns, { session: { contextWindow: 8000, messageBuilders: [compactionBuilder({ ratio: 0.5, recentRatio: 0.3 })] } });
+    const t = h(turns, { session: { contextWindow: 8000, messageBuilders: [compactionBuilder({ ratio: 0.5, recentRatio: 0.3 })], modelSummaries: false } });
     const r = await t.session.run("first prompt: please explore");
     expect(r.status).toBe("completed");
     const ev = t.of("compaction");
@@ -82,14 +82,14 @@ describe("compaction", () => {
     }
   });
 
-  it("/compact folds the conversation on demand", async () => {
-    const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { text: "one" }, { text: "two" }, { text: "three" }]);
+  it("/compact folds the conversation on demand (mechanical summary)", async () => {
+    const t = h([{ toolCalls: [{ name: "list_files", args: {} }] }, { text: "one" }, { text: "two" }, { text: "three" }], { session: { modelSummaries: false } });
     await t.session.run("a");
     await t.session.run("b");
     const r = await t.session.run("/compact");
     expect(r.command).toBe("compact");
-    expect(t.of("compaction")[0]).toMatchObject({ reason: "manual" });
-    expect(t.of("command")[0]!.output).toMatch(/Compacted \d+ messages/);
+    expect(t.of("compaction")[0]).toMatchObject({ reason: "manual", by: "mechanical" });
+    expect(t.of("command")[0]!.output).toMatch(/^Compacted 3 earlier messages into a summary: about \d+ → \d+ tokens\.$/);
     await t.session.run("c");
     const prompt = t.model.calls[t.model.calls.length - 1]!.prompt;
     expect(prompt.map((m) => m.role)).toEqual(["system", "user", "user", "user", "assistant", "user"]);
