@@ -56,8 +56,14 @@ const AFTER_DEMO: ScriptedTurn = {
   delayMs: 15,
 };
 
+/** A request without tools is not a turn of the demo (a compaction summary): a plain answer. */
+const SUMMARY: ScriptedTurn = {
+  text: `${NOTE}The demo walked through reading src/greet.ts, editing it and checking the change from the shell. (A real model writes a real summary here.)`,
+};
+
 /** First prompt of a session: the script, step by step; any later prompt: the pointer. */
 export function demoScript(ctx: ScriptContext): ScriptedTurn {
+  if (ctx.toolsOffered === 0) return SUMMARY;
   if (ctx.userMessages > 1) return AFTER_DEMO;
   return DEMO_TURNS[ctx.stepInTurn] ?? AFTER_DEMO;
 }

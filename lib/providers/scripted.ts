@@ -52,6 +52,8 @@ export type ScriptContext = {
   /** Assistant messages in the whole prompt. */
   assistantMessages: number;
   prompt: LanguageModelV4Prompt;
+  /** Tools offered with the request (0 for a request without tools, such as a compaction summary). */
+  toolsOffered: number;
   /** Text of the last tool results, when the prompt ends with them. */
   lastToolResult?: string;
 };
@@ -101,7 +103,7 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const requestIndex = this.calls.length;
     this.calls.push(options);
-    const ctx = scriptContext(options.prompt, requestIndex);
+    const ctx = scriptContext(options.prompt, requestIndex, options.tools?.length ?? 0);
     const turn = this.pick(ctx) ?? this.opts.exhausted ?? DEFAULT_EXHAUSTED;
     if (turn.error) {
       const status = turn.error.status;
@@ -127,7 +129,7 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
   }
 }
 
-export function scriptContext(prompt: LanguageModelV4Prompt, requestIndex: number): ScriptContext {
+export function scriptContext(prompt: LanguageModelV4Prompt, requestIndex: number, toolsOffered = 0): ScriptContext {
   let lastUser = -1;
   let users = 0;
   prompt.forEach((m, i) => {
@@ -145,7 +147,7 @@ export function scriptContext(prompt: LanguageModelV4Prompt, requestIndex: numbe
       .join("\n");
   }
   const assistantMessages = prompt.filter((m) => m.role === "assistant").length;
-  return { requestIndex, stepInTurn, userMessages: users, assistantMessages, prompt, lastToolResult };
+  return { requestIndex, stepInTurn, userMessages: users, assistantMessages, prompt, toolsOffered, lastToolResult };
 }
 
 function chunk(text: string, size: number): string[] {

@@ -8,6 +8,7 @@ import {
   createModel,
   DEMO_LABEL,
   DEMO_TURNS,
+  createDemoModel,
   guardedFetch,
   KEYS_KEY,
   listModels,
@@ -137,6 +138,16 @@ describe("scripted model", () => {
   it("the demo script reads, edits, runs a command and completes, labelled as scripted", () => {
     expect(DEMO_TURNS.map((t) => t.toolCalls![0]!.name)).toEqual(["read_files", "editor", "run_commands", "attempt_completion"]);
     for (const t of DEMO_TURNS) expect(t.text).toContain("Demo");
+  });
+
+  it("the demo answers a request without tools (a compaction summary) with plain text, not its next step", async () => {
+    const demo = createDemoModel();
+    const tools = [{ type: "function" as const, name: "read_files", inputSchema: { type: "object" as const } }];
+    const turn = await streamModelStep(demo, { prompt, tools }, new AbortController().signal);
+    expect(turn.toolCalls.map((c) => c.toolName)).toEqual(["read_files"]);
+    const summary = await streamModelStep(demo, { prompt }, new AbortController().signal);
+    expect(summary.toolCalls).toEqual([]);
+    expect(summary.text).toMatch(/Demo[^]*real model writes a real summary/);
   });
 });
 
