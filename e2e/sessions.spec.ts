@@ -21,10 +21,14 @@ async function promptAction(page: Page, text: string, action: "Edit" | "Fork") {
   await prompt(page, text).getByRole("button", { name: action, exact: true }).click();
 }
 
-test("sessions are listed in History, searchable, and reopen with their conversation", async ({ page }) => {
+test("sessions are listed in History; search looks through whole transcripts and opens a session at the message found", async ({ page }) => {
   await createWorkspace(page, "Session search");
   await useMockModel(page, server.url);
-  server.setScript([{ text: "The parser is fixed." }, { text: "Notes written." }]);
+  server.setScript([
+    { text: "Looking at the code.", toolCalls: [{ name: "read_files", args: { files: [{ path: "src/math/sum.ts" }] } }] },
+    { text: "The parser is fixed." },
+    { text: "Notes written." },
+  ]);
   await turn(page, "Fix the parser bug", "The parser is fixed.");
   await page.getByRole("button", { name: "New", exact: true }).click();
   await expect(transcript(page)).not.toContainText("The parser is fixed.");
@@ -33,15 +37,35 @@ test("sessions are listed in History, searchable, and reopen with their conversa
   await page.getByRole("button", { name: "History", exact: true }).click();
   const list = page.getByRole("list", { name: "Sessions" });
   await expect(list.getByRole("listitem")).toHaveCount(2);
-  await page.getByLabel("Search sessions").fill("parser");
-  await expect(list.getByRole("listitem")).toHaveCount(1);
-  await expect(list).toContainText("Fix the parser bug");
-  await page.getByLabel("Search sessions").fill("no such words");
-  await expect(list).toContainText("No sessions match.");
-  await page.getByLabel("Search sessions").fill("PARSER");
-  await list.getByRole("button", { name: "Fix the parser bug", exact: true }).click();
+  const results = page.getByRole("list", { name: "Search results" });
+  // A file name that only a tool call holds finds its session, saying where.
+  await page.getByLabel("Search sessions").fill("sum.ts");
+  await expect(results.getByTestId("session-result")).toHaveCount(1);
+  await expect(results.getByTestId("session-result")).toContainText("Fix the parser bug");
+  const hit = results.getByRole("button", { name: /tool call read_files: read_files src\/math\/sum\.ts/ });
+  await expect(hit).toBeVisible();
+  // Every word must occur in the session, in any message; case does not matter.
+  await page.getByLabel("Search sessions").fill("PARSER looking");
+  await expect(results.getByTestId("session-result")).toHaveCount(1);
+  await page.getByLabel("Search sessions").fill("parser notes");
+  await expect(results).toContainText("No session mentions “parser notes”.");
+  await page.getByLabel("Search sessions").fill("notes");
+  await expect(results.getByTestId("session-result")).toContainText("Write the release notes");
+
+  // Open the other session at the message a hit names: it is scrolled to and marked.
+  await page.getByLabel("Search sessions").fill("sum.ts");
+  await hit.click();
   await expect(transcript(page)).toContainText("The parser is fixed.");
   await expect(transcript(page)).not.toContainText("Notes written.");
+  const found = transcript(page).locator('[data-focused="true"]');
+  await expect(found).toContainText("Looking at the code.");
+  await expect(found).toBeInViewport();
+  await expect(found).toHaveCount(0, { timeout: 5000 }); // the mark fades
+
+  await page.getByRole("button", { name: "History", exact: true }).click();
+  await page.getByLabel("Search sessions").fill("");
+  await list.getByRole("button", { name: "Write the release notes", exact: true }).click();
+  await expect(transcript(page)).toContainText("Notes written.");
 });
 
 test("edit & resend with 'also restore files': that turn's changes are undone, the edited prompt runs instead", async ({ page }) => {

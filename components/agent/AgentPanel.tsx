@@ -65,6 +65,7 @@ export default function AgentPanel(props: {
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [reviewBase, setReviewBase] = useState("");
   const [draft, setDraft] = useState<{ text: string; nonce: number; append?: boolean }>();
+  const [focus, setFocus] = useState<{ messageId: string; nonce: number }>();
   const [timelineError, setTimelineError] = useState<string>();
   const [exporting, setExporting] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
@@ -301,9 +302,15 @@ export default function AgentPanel(props: {
         <SessionHistory
           sessions={agent.history}
           currentId={session.id}
+          search={agent.searchHistory}
           onOpen={async (id) => {
             await agent.openSession(id);
             setPane("transcript");
+          }}
+          onOpenAt={async (id, messageId) => {
+            if (id !== session.id) await agent.openSession(id);
+            setPane("transcript");
+            setFocus({ messageId, nonce: Date.now() });
           }}
           onDelete={(id) => void agent.deleteSession(id)}
         />
@@ -328,6 +335,7 @@ export default function AgentPanel(props: {
           onFork={(id) => void agent.fork(id)}
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
           dimFrom={tl.dimFrom}
+          focus={focus}
           renderRunEnd={(run) => {
             if (rc.lastRun?.run !== run) return null;
             const review = session.state.runs.find((r) => r.run === run)?.review?.outcome;

@@ -31,6 +31,8 @@ export function Transcript(props: {
   dimFrom?: number;
   /** What shows after a turn's last message (what the turn changed), by run number. */
   renderRunEnd?: (run: number) => ReactNode;
+  /** Scroll to this message and mark it (a search hit); a new nonce does it again. */
+  focus?: { messageId: string; nonce: number };
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string; restore: boolean }>();
   const { session, live } = props;
@@ -40,6 +42,27 @@ export function Transcript(props: {
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
   }, [live.revision]);
+
+  // A search hit: scrolled into view once the session shows, marked for a moment. A tool result
+  // has no row of its own: its call's message stands for it.
+  const root = useRef<HTMLDivElement>(null);
+  const [focused, setFocused] = useState<string>();
+  const focus = props.focus;
+  useEffect(() => {
+    if (!focus) return;
+    const msgs = session.state.messages;
+    let i = msgs.findIndex((m) => m.id === focus.messageId);
+    while (i > 0 && msgs[i]!.role === "tool") i--;
+    const id = msgs[i]?.id;
+    if (!id) return;
+    setFocused(id);
+    const t1 = setTimeout(() => root.current?.querySelector(`[data-message-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "center" }), 50);
+    const t2 = setTimeout(() => setFocused(undefined), 2500);
+    return () => {
+      clearTimeout(t1);
+      clearTimeout(t2);
+    };
+  }, [focus?.nonce, session]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const results = new Map<string, ToolResultPart>();
   for (const m of session.state.messages) if (m.role === "tool") for (const r of m.content) results.set(r.toolCallId, r);
@@ -98,7 +121,7 @@ export function Transcript(props: {
           </div>
         );
       return (
-        <div key={m.id} className={`msg user ${m.kind ?? "prompt"}`} data-run={m.run}>
+        <div key={m.id} className={`msg user ${m.kind ?? "prompt"}${focused === m.id ? " focused" : ""}`} data-run={m.run} data-message-id={m.id} data-focused={focused === m.id || undefined}>
           {m.kind === "summary" ? <Markdown text={textOf(m)} /> : textOf(m)}
           {m.context && m.context.length > 0 && (
             <ul className="mention-chips" aria-label="Context sent with this message">
@@ -123,7 +146,7 @@ export function Transcript(props: {
     if (m.role === "assistant") {
       const text = textOf(m);
       return (
-        <div key={m.id} className="msg assistant" data-run={m.run}>
+        <div key={m.id} className={`msg assistant${focused === m.id ? " focused" : ""}`} data-run={m.run} data-message-id={m.id} data-focused={focused === m.id || undefined}>
           {text && <Markdown text={text} />}
           {m.interrupted && <div className="muted">(stopped)</div>}
           {toolCallsOf(m).map((c) =>
@@ -150,7 +173,7 @@ export function Transcript(props: {
   };
 
   return (
-    <div className="transcript" role="log" aria-label={props.label ?? "Agent transcript"} aria-live="polite">
+    <div className="transcript" role="log" aria-label={props.label ?? "Agent transcript"} aria-live="polite" ref={root}>
       {session.state.messages.length === 0 && (
         <div className="muted empty-transcript">
           <p>Ask the agent to read, change or run something in this workspace. Edits and commands ask for your approval.</p>

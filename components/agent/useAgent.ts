@@ -1,10 +1,10 @@
 "use client";
 import { browserGitTransport } from "@/components/scm/git-transport";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { createBrowserAgentDeps, type AgentMode, type AgentSession } from "@/lib/agent";
+import { createBrowserAgentDeps, type AgentMode, type AgentSession, type SessionData } from "@/lib/agent";
 import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
-import { SessionStore, attachAutosave, type SessionMeta } from "@/lib/sessions";
+import { SessionStore, attachAutosave, searchSessions, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
 import { DEFAULT_ORCHESTRATION_CAP, modedChildFactory } from "@/lib/orchestrate";
 import { Orchestrations } from "@/components/orchestrate/orchestrations";
@@ -198,7 +198,32 @@ export function useAgent(ws: WorkspaceState) {
 
   const setMode = useCallback((mode: AgentMode) => session?.setMode(mode), [session]);
 
-  return { session, live, orchestrations, modelLabel, fork, editAndResend, error, settings, history, refreshHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  // Whole-transcript search: each stored session is read once per version of it; the open one as it is now.
+  const loaded = useRef(new Map<string, SessionData>());
+  const searchHistory = useCallback(
+    async (query: string) => {
+      const metas = await store.list(ws.meta.id);
+      const datas: SessionData[] = [];
+      if (session && !metas.some((m) => m.id === session.id)) datas.push(session.toJSON());
+      for (const m of metas) {
+        if (m.id === session?.id) {
+          datas.push(session.toJSON());
+          continue;
+        }
+        let d = loaded.current.get(m.id);
+        if (!d || d.updatedAt !== m.updatedAt) {
+          d = await store.load(m.id);
+          if (!d) continue;
+          loaded.current.set(m.id, d);
+        }
+        datas.push(d);
+      }
+      return searchSessions(datas, query);
+    },
+    [store, ws.meta.id, session],
+  );
+
+  return { session, live, orchestrations, modelLabel, fork, editAndResend, error, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;

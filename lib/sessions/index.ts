@@ -1,6 +1,7 @@
 /**
  * Agent session history per workspace (IndexedDB, IDBFactory injected): save / load / list with
- * search / delete, resume after reload, autosave. Keys are never persisted.
+ * search / delete, resume after reload, autosave, and search over whole transcripts (search.ts).
+ * Keys are never persisted.
  *
  *   const store = new SessionStore(indexedDB, { secrets: () => settings.secrets() });
  *   const list = await store.list(workspaceId, { query: "greet" });
@@ -10,3 +11,4 @@
  */
 export { SessionStore, SESSIONS_DB, type SessionMeta, type SessionStoreOptions } from "./store";
 export { attachAutosave, type Autosave } from "./autosave";
+export { searchSessions, type SessionSearchResult, type SearchHit } from "./search";
