@@ -223,7 +223,7 @@ test("Review mode records findings and a verdict, shown in the panel and on the 
   // An open P0 bug forces the verdict to block, whatever the model asked for.
   await expect(page.getByTestId("review-verdict")).toContainText("Verdict: block (raised from ship)");
   await expect(panel.getByRole("list", { name: "Findings" }).locator("li")).toHaveCount(2);
-  await panel.getByRole("button", { name: "src/greet.ts:2" }).click();
+  await panel.getByRole("button", { name: "src/greet.ts:2", exact: true }).click();
   await expect(page.getByRole("tab", { name: /greet\.ts/ })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("code-editor").locator(".review-line.severe")).toHaveCount(1);
   const download = page.waitForEvent("download");
@@ -232,6 +232,23 @@ test("Review mode records findings and a verdict, shown in the panel and on the 
   const text = (await import("node:fs")).readFileSync(file, "utf8");
   expect(text).toContain("Verdict: block");
   expect(text).toContain("The greeting ignores empty names.");
+
+  // Resolve the blocker, dismiss the nit: their marks leave the editor, the open count and what the open ones allow say so.
+  await expect(panel.getByTestId("review-open")).toHaveText("2 of 2 open");
+  await panel.getByRole("button", { name: "Resolve the finding at src/greet.ts:2" }).click();
+  await expect(page.getByTestId("code-editor").locator(".review-line")).toHaveCount(0);
+  await expect(panel.getByTestId("review-open")).toHaveText("1 of 2 open · the open ones allow ship");
+  await panel.getByRole("button", { name: "Dismiss the finding at the repository" }).click();
+  await expect(panel.getByTestId("review-open")).toHaveText("0 of 2 open · the open ones allow ship");
+  await expect(panel.locator('li[data-status="resolved"]')).toContainText("resolved");
+  await expect(panel.locator('li[data-status="dismissed"]')).toContainText("Add a test for greet().");
+  // Kept with the session: after a reload too; Reopen brings the mark back.
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Review" }).getByTestId("review-open")).toHaveText("0 of 2 open · the open ones allow ship");
+  await page.getByRole("region", { name: "Review" }).getByRole("button", { name: "Reopen the finding at src/greet.ts:2" }).click();
+  await expect(page.getByRole("region", { name: "Review" }).getByTestId("review-open")).toHaveText("1 of 2 open");
+  await page.getByRole("region", { name: "Review" }).getByRole("button", { name: "src/greet.ts:2", exact: true }).click();
+  await expect(page.getByTestId("code-editor").locator(".review-line.severe")).toHaveCount(1);
 });
 
 test("switching to Plan mid-run takes effect at the very next tool call", async ({ page }) => {

@@ -13,7 +13,7 @@ import { ProviderSettingsDialog } from "./ProviderSettings";
 import { SessionHistory } from "./SessionHistory";
 import { AgentSettings } from "./AgentSettings";
 import { ReviewPanel } from "./ReviewPanel";
-import { MODE_IDS, SWITCH_MODES, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, type ReviewState } from "@/lib/modes";
+import { MODE_IDS, SWITCH_MODES, modeLabel, planApprovedPrompt, planRejectedPrompt, reviewChangesPrompt, reviewFromMessages, EMPTY_REVIEW, type ReviewState } from "@/lib/modes";
 import { listBranches } from "@/lib/git";
 import { changedFiles } from "@/lib/workspaces/tree-model";
 import { useTimeline, checkpointWorkspace } from "@/components/timeline/useTimeline";
@@ -93,7 +93,7 @@ export default function AgentPanel(props: {
   );
 
   const review = useMemo(
-    () => (session ? reviewFromMessages(session.state.messages) : { findings: [] }),
+    () => (session ? reviewFromMessages(session.state.messages, session.state.findingStatus) : EMPTY_REVIEW),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [session, live.revision],
   );
@@ -373,7 +373,7 @@ export default function AgentPanel(props: {
           </select>
         </div>
       )}
-      {(review.findings.length > 0 || review.verdict) && <ReviewPanel review={review} onOpen={props.openAt} />}
+      {(review.findings.length > 0 || review.verdict) && <ReviewPanel review={review} onOpen={props.openAt} onDecide={props.readOnly ? undefined : (id, status) => session.setFindingStatus(id, status)} />}
       <div className="agent-pending">
         {phase.kind === "awaitingApproval" &&
           phase.approvals.map((e) => (

@@ -32,7 +32,7 @@ import { allFilePaths } from "@/lib/workspaces/tree-model";
 import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, type DeletedSnapshot } from "@/lib/workspaces/file-ops";
 import { diffFileAgainstHead } from "@/lib/git";
 import { textBeforeEdit } from "@/lib/editor/edit-diff";
-import type { ReviewState } from "@/lib/modes";
+import { EMPTY_REVIEW, type ReviewState } from "@/lib/modes";
 import type { LineMark } from "@/components/editor/CodeEditor";
 import { exposeTestHooks } from "@/components/services/browser-env";
 import { CommandsContext, useCommandRegistry } from "@/components/palette/CommandsContext";
@@ -57,7 +57,7 @@ export default function Workbench({ id }: { id: string }) {
   const [dockOpen, setDockOpen] = useState(false);
   const [dockMounted, setDockMounted] = useState(false);
   const [agentOpen, setAgentOpen] = useState(true);
-  const [review, setReview] = useState<ReviewState>({ findings: [] });
+  const [review, setReview] = useState<ReviewState>(EMPTY_REVIEW);
   const toggleDock = useCallback(() => {
     setDockMounted(true);
     setDockOpen((o) => !o);
@@ -88,7 +88,7 @@ export default function Workbench({ id }: { id: string }) {
   const marks = useMemo<LineMark[]>(
     () =>
       review.findings
-        .filter((f) => f.anchor)
+        .filter((f) => f.anchor && (f.status ?? "open") === "open")
         .map((f) => ({ path: f.anchor!.file, startLine: f.anchor!.startLine, endLine: f.anchor!.endLine, severe: f.priority === "P0" || f.priority === "P1", message: `${f.priority} ${f.kind}: ${f.body}` })),
     [review],
   );

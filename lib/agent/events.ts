@@ -119,7 +119,7 @@ export type AgentEventBody =
   /** Files were restored to a checkpoint (/undo, edit & resend); `txid` undoes it. */
   | { type: "files-restored"; ref: string; txid: string; changed: { path: string; change: string }[] }
   /** Title, settings or the message list changed outside a run (clear, edit, fork). */
-  | { type: "session-updated"; what: "title" | "messages" | "settings" | "cleared" | "runs" }
+  | { type: "session-updated"; what: "title" | "messages" | "settings" | "cleared" | "runs" | "review" }
   /** The UI left this session (another one opened, the page closed): the last event it sends. */
   | { type: "session-closed" };
 

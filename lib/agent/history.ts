@@ -201,6 +201,7 @@ export function forkData(core: SessionCore, messageId: string, overrides: { titl
     forkedFrom: { sessionId: core.id, messageId },
   };
   if (core.budgetUsd !== undefined) data.budgetUsd = core.budgetUsd;
+  if (Object.keys(core.findingStatus).length) data.findingStatus = { ...core.findingStatus };
   if (core.compaction && kept.some((m) => m.id === core.compaction!.throughId)) data.compaction = { ...core.compaction };
   return data;
 }

@@ -26,6 +26,7 @@ export function toSessionData(core: SessionCore): SessionData {
   if (core.compaction) data.compaction = { ...core.compaction };
   if (core.lastModel) data.model = { ...core.lastModel };
   if (core.forkedFrom) data.forkedFrom = { ...core.forkedFrom };
+  if (Object.keys(core.findingStatus).length) data.findingStatus = { ...core.findingStatus };
   return data;
 }
 
@@ -41,6 +42,7 @@ export function restoreSessionData(core: SessionCore, data: SessionData): void {
   core.compaction = data.compaction;
   core.lastModel = data.model;
   core.forkedFrom = data.forkedFrom;
+  core.findingStatus = { ...(data.findingStatus ?? {}) };
 }
 
 /** Refuse data this version cannot read. */

@@ -54,7 +54,11 @@ export type SessionData = {
   model?: { provider?: string; modelId: string };
   /** Forked from (session id, message id). */
   forkedFrom?: { sessionId: string; messageId: string };
+  /** What the user decided about review findings, by finding id (absent: open). */
+  findingStatus?: Record<string, FindingStatus>;
 };
+
+export type FindingStatus = "resolved" | "dismissed";
 
 /** The conversation as it was, to undo a rewind. */
 export type ConversationSnapshot = { messages: AgentMessage[]; compaction?: CompactionState };
@@ -76,6 +80,8 @@ export type SessionState = {
   approvals: ApprovalSettings;
   budgetUsd?: number;
   compaction?: CompactionState;
+  /** What the user decided about review findings, by finding id. */
+  findingStatus: Readonly<Record<string, FindingStatus>>;
   /** Requests waiting for the user (a UI mounting mid-run renders these). */
   pending: { approvals: AgentEvent[]; questions: AgentEvent[] };
 };

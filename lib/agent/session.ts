@@ -29,7 +29,7 @@ import { assertSessionData, restoreSessionData, toSessionData } from "./persiste
 import { RunCheckpoints } from "./run-checkpoints";
 import { RunLoop } from "./run-loop";
 import { SessionCore } from "./session-core";
-import type { AgentSessionOptions, SessionData, SessionSettingsPatch, SessionState } from "./session-types";
+import type { AgentSessionOptions, FindingStatus, SessionData, SessionSettingsPatch, SessionState } from "./session-types";
 import { SlashCommands } from "./slash-commands";
 import { ToolPipeline } from "./tool-pipeline";
 import type { AgentDeps, AgentMode, RunResult } from "./types";
@@ -121,10 +121,24 @@ export class AgentSession {
       running: c.running,
       approvals: { autoApprove: { ...c.approvals.autoApprove }, allowedCommandPrefixes: [...c.approvals.allowedCommandPrefixes] },
       pending: this.interactions.pending(),
+      findingStatus: c.findingStatus,
     };
     if (c.budgetUsd !== undefined) state.budgetUsd = c.budgetUsd;
     if (c.compaction) state.compaction = c.compaction;
     return state;
+  }
+
+  /** The user's decision on a review finding: resolved, dismissed, or `undefined` to reopen it. */
+  setFindingStatus(findingId: string, status: FindingStatus | undefined): void {
+    const c = this.core;
+    if (typeof findingId !== "string" || !findingId) throw new Error("A finding id is required");
+    if (status !== undefined && status !== "resolved" && status !== "dismissed") throw new Error(`A finding is resolved or dismissed, not ${JSON.stringify(status)}`);
+    const next = { ...c.findingStatus };
+    if (status) next[findingId] = status;
+    else delete next[findingId];
+    c.findingStatus = next;
+    c.touch();
+    c.emit({ type: "session-updated", what: "review" });
   }
 
   subscribe(listener: AgentEventListener): () => void {

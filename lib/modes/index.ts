@@ -12,4 +12,4 @@ export * from "./plan";
 export * from "./review";
 export * from "./tools";
 export { modeSessionOptions, installModeHooks, createModedSession, forkModedSession } from "./session";
-export { reviewFromMessages, reviewMarkdown, type ReviewState } from "./review-transcript";
+export { reviewFromMessages, reviewMarkdown, EMPTY_REVIEW, type ReviewState } from "./review-transcript";

@@ -120,6 +120,28 @@ describe("compaction", () => {
   });
 });
 
+describe("review decisions", () => {
+  it("a finding's status is kept on the session, through its saved form and a fork; reopen clears it", async () => {
+    const t = h([{ text: "ok" }]);
+    await t.session.run("go");
+    const updates: string[] = [];
+    t.session.subscribe((e) => e.type === "session-updated" && updates.push(e.what));
+    t.session.setFindingStatus("f1", "resolved");
+    t.session.setFindingStatus("f2", "dismissed");
+    expect(t.session.state.findingStatus).toEqual({ f1: "resolved", f2: "dismissed" });
+    expect(updates).toEqual(["review", "review"]);
+    const data = t.session.toJSON();
+    expect(data.findingStatus).toEqual({ f1: "resolved", f2: "dismissed" });
+    const again = AgentSession.fromJSON(data, { deps: t.deps, model: scripted([]) });
+    expect(again.state.findingStatus).toEqual({ f1: "resolved", f2: "dismissed" });
+    expect(t.session.fork(t.session.state.messages.at(-1)!.id).state.findingStatus).toEqual({ f1: "resolved", f2: "dismissed" });
+    t.session.setFindingStatus("f1", undefined);
+    expect(t.session.state.findingStatus).toEqual({ f2: "dismissed" });
+    expect(() => t.session.setFindingStatus("f3", "fixed" as never)).toThrow('not "fixed"');
+    expect(() => t.session.setFindingStatus("", "resolved")).toThrow("A finding id is required");
+  });
+});
+
 describe("slash commands, fork, edit and resend", () => {
   it("/mode switches mode; /clear clears; unknown commands go to the model", async () => {
     const t = h([{ text: "about /usr/bin" }]);

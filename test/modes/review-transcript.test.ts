@@ -27,6 +27,24 @@ describe("the review read back from a transcript", () => {
   });
 
   it("is empty for a session without a review", () => {
-    expect(reviewFromMessages([])).toEqual({ findings: [] });
+    expect(reviewFromMessages([])).toEqual({ findings: [], floorNow: "ship", open: 0 });
+  });
+
+  it("applies the user's decisions: a resolved blocker no longer holds the verdict the open findings allow", () => {
+    const bug = { id: "f1", kind: "bug", priority: "P0", confidence: 0.9, body: "Broken", anchor: { file: "a.ts", startLine: 3, endLine: 4 } };
+    const nit = { id: "f2", kind: "suggestion", priority: "P3", confidence: 0.5, body: "Rename it" };
+    const messages = [
+      call("1", "add_review_node", bug),
+      result("1", "add_review_node", "ok", { finding: bug }),
+      call("2", "add_review_node", nit),
+      result("2", "add_review_node", "ok", { finding: nit }),
+    ];
+    expect(reviewFromMessages(messages)).toMatchObject({ floorNow: "block", open: 2 });
+    const decided = reviewFromMessages(messages, { f1: "resolved", f2: "dismissed" });
+    expect(decided.findings.map((f) => f.status)).toEqual(["resolved", "dismissed"]);
+    expect(decided).toMatchObject({ floorNow: "ship", open: 0 });
+    expect(reviewMarkdown(decided)).toContain("P0 bug (resolved)");
+    // The transcript's own data is not changed by a decision.
+    expect((messages[1]!.content[0] as unknown as { ui: { data: { finding: { status?: string } } } }).ui.data.finding.status).toBeUndefined();
   });
 });
