@@ -337,3 +337,25 @@ test("a restore that finished (after write 3 of 3 and its commit point) just bef
   await openFile(again, "src/greet.ts");
   await expect.poll(() => editorText(again)).toMatch(/^export function greet(?!.*MINE)/s);
 });
+
+test("each file-changing call of a turn is a step on the timeline; undo one step alone, then undo that", async ({ page }) => {
+  await threeTurns(page);
+  // Turn 3 edited greet.ts, then removed README.md: two steps, the end not repeated.
+  await expect(timeline(page).getByRole("button", { name: /^Turn 3 · step 1: editor src\/greet\.ts/ })).toBeVisible();
+  const step2 = timeline(page).getByRole("button", { name: /^Turn 3 · step 2: run_commands rm README\.md/ });
+  await expect(step2).toBeVisible();
+  await expect(timeline(page).getByRole("button", { name: /^After turn 3/ })).toHaveCount(0);
+  await step2.click();
+  await expect(page.getByTestId("timeline-position")).toContainText("Turn 3 · step 2");
+  await expect(preview(page).getByTestId("changes-since")).toContainText("1 file changed by the agent: README.md");
+
+  await preview(page).getByRole("button", { name: "Undo this step" }).click();
+  await expect(page.getByTestId("restore-banner")).toContainText("Undid turn 3 · step 2 (run_commands rm README.md) (1 file changed)");
+  await expect(treeItem(page, "README.md")).toBeVisible();
+  await expect.poll(() => editorText(page)).toContain("Hiya"); // step 1 stays
+  await expect(treeItem(page, "src/farewell.ts")).toBeVisible();
+
+  await page.getByTestId("restore-banner").getByRole("button", { name: "Undo restore" }).click();
+  await expect(treeItem(page, "README.md")).toHaveCount(0);
+  await expect.poll(() => editorText(page)).toContain("Hiya");
+});

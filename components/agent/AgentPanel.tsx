@@ -195,7 +195,7 @@ export default function AgentPanel(props: {
       <TrustBanner trust={plugins.trust} onTrust={plugins.trustWorkspace} onStayRestricted={plugins.stayRestricted} onRevoke={plugins.revokeTrust} onAccept={plugins.acceptChanges} />
       {tl.lastRestore && (
         <div className="banner" role="status" data-testid="restore-banner">
-          Restored {tl.lastRestore.choice === "both" ? "files and conversation" : tl.lastRestore.choice} to {tickText(tl.lastRestore.tick)}
+          {tl.lastRestore.summary ?? `Restored ${tl.lastRestore.choice === "both" ? "files and conversation" : tl.lastRestore.choice} to ${tickText(tl.lastRestore.tick)}`}
           {tl.lastRestore.choice !== "conversation" ? ` (${tl.lastRestore.changed.length} file${tl.lastRestore.changed.length === 1 ? "" : "s"} changed)` : ""}.{" "}
           <button
             disabled={tl.busy || running}
@@ -242,6 +242,7 @@ export default function AgentPanel(props: {
             const out = await tl.restore(tl.tick!, choice);
             if (out?.prompt !== undefined) setDraft({ text: out.prompt, nonce: Date.now() });
           }}
+          onUndoStep={tl.tick.kind === "call" ? () => tl.undoStep(tl.tick!) : undefined}
           onShowRunChanges={(run) => {
             tl.select(null);
             rc.open(run);

@@ -44,7 +44,7 @@ export function useAgent(ws: WorkspaceState) {
       new Orchestrations(async (parent) => {
         await settings.load();
         // Children ask for approval as the parent would (its settings now); their transcripts open from the Team view.
-        return modedChildFactory({ deps, workspaceId: ws.meta.id, model: () => settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, approvals: parent.state.approvals });
+        return modedChildFactory({ deps, workspaceId: ws.meta.id, model: () => settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, checkpointEachCall: true, approvals: parent.state.approvals });
       }, () => void wsRef.current.refresh()),
     [deps, settings, ws.meta.id],
   );
@@ -57,8 +57,9 @@ export function useAgent(ws: WorkspaceState) {
       const activePath = () => wsRef.current.docs.active;
       const sources = mentionSources(deps, activePath);
       const context = { resolveMentions: (prompt: string) => resolveMentionsIn(prompt, sources), workspaceRules: workspaceRulesFor(deps, wsRef.current.meta, activePath) };
-      // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs.
-      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, ...context };
+      // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs;
+      // checkpointEachCall: a point after each file-changing call, to scrub and undo step by step.
+      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, checkpointEachCall: true, ...context };
       return createModedSession({ ...common, workspaceId: ws.meta.id }, data, { proposals: orchestrations.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP });
     },
     [deps, settings, ws.meta.id, orchestrations],

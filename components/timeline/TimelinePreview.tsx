@@ -43,6 +43,8 @@ export function TimelinePreview(props: {
   onRestore: (choice: RestoreChoice) => Promise<unknown>;
   onRename?: (name: string) => Promise<void>;
   onPin?: (pinned: boolean) => Promise<void>;
+  /** Undo only what this step changed (call ticks). */
+  onUndoStep?: () => Promise<unknown>;
   /** Open the Changes view of the tick's turn (run and end ticks). */
   onShowRunChanges?: (run: number) => void;
 }) {
@@ -130,6 +132,15 @@ export function TimelinePreview(props: {
         <button disabled={!!cannot || props.busy} title={cannot} onClick={() => setConfirm("conversation")}>
           Restore conversation…
         </button>
+        {props.onUndoStep && (
+          <button
+            disabled={!!cannot || props.busy}
+            title={cannot ?? "Put back only the files this step changed, as they were before it (Undo restore brings them back)"}
+            onClick={() => props.onUndoStep!().catch((e: Error) => setError(`The step was not undone: ${e.message}`))}
+          >
+            Undo this step
+          </button>
+        )}
         <button disabled={!!cannot || props.busy || !files} title={cannot} onClick={() => setConfirm("both")}>
           Restore both…
         </button>

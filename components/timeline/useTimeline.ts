@@ -113,6 +113,24 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
     [session, timeline, ws, reload],
   );
 
+  const undoStep = useCallback(
+    async (t: Tick) => {
+      if (!session) return;
+      setBusy(true);
+      try {
+        const out = await timeline.undoStep(session, t);
+        setLastRestore(out);
+        setSelected(null);
+        reload();
+        await ws.refresh();
+        return out;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [session, timeline, ws, reload],
+  );
+
   const undo = useCallback(async () => {
     if (!session || !lastRestore) return;
     setBusy(true);
@@ -156,7 +174,7 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
     setReloadNonce((n) => n + 1);
   }, []);
 
-  return { timeline, ticks, selected, select: setSelected, selectRef, tick, preview, previewError, dimFrom, restore, undo, lastRestore, dismissRestore: () => setLastRestore(undefined), savePoint, rename, pin, busy, reload };
+  return { timeline, ticks, selected, select: setSelected, selectRef, tick, preview, previewError, dimFrom, restore, undoStep, undo, lastRestore, dismissRestore: () => setLastRestore(undefined), savePoint, rename, pin, busy, reload };
 }
 
 export type TimelineController = ReturnType<typeof useTimeline>;

@@ -2,7 +2,9 @@
  * The run's checkpoint: started once, as the run's first model request leaves (in parallel with
  * it), recorded on the session when it lands. A call that changes files waits for it — a
  * beforeTool hook of the session's own, after the plugins' — and with `requireCheckpoint`
- * (the default) the run fails rather than change files it could not undo.
+ * (the default) the run fails rather than change files it could not undo. With
+ * `checkpointEachCall`, each call that may have changed files is followed by a snapshot of its
+ * own (an afterTool hook of the session's, after the plugins'), taken before the next call starts.
  */
 import { callEffects, isMutating } from "../tools/define";
 import { AgentError } from "./events";
@@ -65,6 +67,17 @@ export class RunCheckpoints {
     });
   }
 
+  /** The state a mutating call left; a failure is reported, never fatal (the run's own checkpoint still holds). */
+  private async takeAfterCall(state: RunState, toolName: string, input: unknown): Promise<void> {
+    const start = await state.checkpoint;
+    if (!start || start instanceof AgentError) return;
+    const core = this.core;
+    const k = (state.callCheckpoints = (state.callCheckpoints ?? 0) + 1);
+    await core.deps.checkpoints.create({ sessionId: core.id, run: `${state.run}-c${k}`, label: callLabel(toolName, input), kind: "call" }).catch((err: unknown) => {
+      core.emit({ type: "error", runId: state.runId, code: "checkpoint", message: `The snapshot after ${toolName} could not be taken (${core.errorText(err)}); the run's checkpoint still holds what came before it.`, fatal: false });
+    });
+  }
+
   /** The run's checkpoint, started if it was not; throws its error when it failed and is required. */
   private async wait(state: RunState): Promise<void> {
     this.ensure(state);
@@ -85,6 +98,11 @@ export class RunCheckpoints {
           if (!state || !tool || !isMutating(callEffects(tool, input))) return;
           return this.wait(state);
         },
+        afterTool: async ({ tool, input }) => {
+          const state = this.core.active;
+          if (!state || !this.core.opts.checkpointEachCall || !isMutating(callEffects(tool, input))) return;
+          await this.takeAfterCall(state, tool.name, input);
+        },
       },
     };
   }
@@ -92,4 +110,12 @@ export class RunCheckpoints {
 
 function runLabel(state: RunState): string {
   return state.prompt.replace(/\s+/g, " ").slice(0, 120);
+}
+
+/** "editor src/a.ts", "run_commands npm test": the tool and what it worked on. */
+export function callLabel(toolName: string, input: unknown): string {
+  const i = (input ?? {}) as Record<string, unknown>;
+  const first = (v: unknown): string | undefined => (typeof v === "string" ? v : Array.isArray(v) ? first(v[0]) : v && typeof v === "object" ? first((v as { path?: unknown }).path) : undefined);
+  const what = first(i.path) ?? first(i.files) ?? first(i.commands) ?? first(i.command) ?? first(i.file_path);
+  return `${toolName}${what ? ` ${what}` : ""}`.replace(/\s+/g, " ").slice(0, 120);
 }

@@ -41,6 +41,8 @@ export type RunState = {
   summary?: string;
   /** A request of this run had its output tokens lowered to stay within the budget. */
   outputCappedByBudget?: boolean;
+  /** Checkpoints taken after this run's mutating calls (checkpointEachCall). */
+  callCheckpoints?: number;
 };
 
 export class SessionCore {

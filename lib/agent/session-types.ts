@@ -143,6 +143,11 @@ export type AgentSessionOptions = {
    * timeline can tell the agent's changes from edits made by hand before the next run.
    */
   checkpointRunEnd?: boolean;
+  /**
+   * Also snapshot the workspace after each call that may change files (ref
+   * `<session>/<run>-c<k>`, kind "call"): finer points on the timeline, "undo this step".
+   */
+  checkpointEachCall?: boolean;
   /** Compaction summaries written by the model (default true); false keeps the mechanical summary. */
   modelSummaries?: boolean;
   /** Refuse to run mutating tools when the run's checkpoint failed (default true). */

@@ -95,7 +95,7 @@ export type RestoreRecord = {
 /** The checkpoint engine, as the agent needs it (lib/checkpoints behind it in the app). */
 export interface CheckpointService {
   /** `kind` "end" marks the state a run left (run `"<n>-end"`); the default marks a run's start. */
-  create(opts: { sessionId: string; run: number | string; label?: string; kind?: "run" | "end" }): Promise<CheckpointRecord>;
+  create(opts: { sessionId: string; run: number | string; label?: string; kind?: "run" | "end" | "call" }): Promise<CheckpointRecord>;
   restore(refOrOid: string, opts?: { paths?: string[] }): Promise<RestoreRecord>;
   undoRestore(txid: string): Promise<RestoreRecord>;
 }

@@ -33,10 +33,11 @@ export type CheckpointStats = {
 };
 
 /**
- * What a checkpoint marks: the start of an agent run (the default), the end of one, a save point
- * the user made by hand, or the state a restore replaced.
+ * What a checkpoint marks: the start of an agent run (the default), the end of one, the state
+ * one of its file-changing tool calls left, a save point the user made by hand, or the state a
+ * restore replaced.
  */
-export type CheckpointKind = "run" | "end" | "save" | "restore";
+export type CheckpointKind = "run" | "end" | "call" | "save" | "restore";
 
 export type Checkpoint = {
   ref: string;
@@ -60,7 +61,7 @@ export type CheckpointInfo = Omit<Checkpoint, "stats"> & {
 
 export type CreateOptions = { sessionId: string; run: Run; label?: string; kind?: CheckpointKind; pinned?: boolean; maxFileBytes?: number };
 
-export const CHECKPOINT_KINDS: readonly CheckpointKind[] = ["run", "end", "save", "restore"];
+export const CHECKPOINT_KINDS: readonly CheckpointKind[] = ["run", "end", "call", "save", "restore"];
 
 export function validateKind(kind: unknown): CheckpointKind {
   if (kind === undefined) return "run";

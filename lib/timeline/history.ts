@@ -4,7 +4,7 @@
  */
 import type { Workspace } from "../checkpoints/engine";
 import type { CheckpointInfo } from "../checkpoints/checkpoint";
-import { runNumberOf } from "./model";
+import { runNumberOf, stepNumberOf } from "./model";
 
 type Engine = typeof import("../checkpoints/index");
 
@@ -28,6 +28,10 @@ export function titleOf(c: Pick<CheckpointInfo, "kind" | "run">): string {
       return n !== undefined ? `Turn ${n}` : "Checkpoint";
     case "end":
       return n !== undefined ? `After turn ${n}` : "End of a turn";
+    case "call": {
+      const k = stepNumberOf(c);
+      return n !== undefined ? `Turn ${n} · step ${k ?? "?"}` : "A step of a turn";
+    }
     case "save":
       return "Save point";
     case "restore":

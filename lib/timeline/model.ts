@@ -5,8 +5,11 @@
  * A tick is a state of the workspace the user can preview and go back to:
  *  - "run": the files just before a turn (the run's own checkpoint); restoring the
  *    conversation to it puts that turn's prompt back in the composer;
+ *  - "call": the files one of a turn's file-changing tool calls left ("Turn 2 · step 3"), shown
+ *    when it changed something since the previous tick;
  *  - "end": the files a turn left, shown only when they differ from the next tick (that is,
- *    when edits by hand came between two turns) or for the last turn;
+ *    when edits by hand came between two turns) or for the last turn, and not when its last
+ *    step already shows them;
  *  - "save": a save point the user made (named, maybe pinned);
  *  - "restore": the state a restore replaced (so a restore is itself a point to go back to).
  */
@@ -18,8 +21,10 @@ export type Tick = {
   kind: CheckpointKind;
   at: number;
   tree: string;
-  /** The turn this tick belongs to (run and end ticks). */
+  /** The turn this tick belongs to (run, call and end ticks). */
   run?: number;
+  /** The step of the turn (call ticks: 1 for the first file-changing call). */
+  step?: number;
   /** "Turn 2", "After turn 3", "Save point", … */
   title: string;
   /** The turn's prompt, or the save point's name. */
@@ -31,10 +36,16 @@ export type Tick = {
   since?: { ref: string; by?: "agent" | "you" };
 };
 
-/** Run number of a checkpoint, for run ("3") and end ("3-end") checkpoints. */
+/** Run number of a checkpoint, for run ("3"), end ("3-end") and call ("3-c2") checkpoints. */
 export function runNumberOf(c: Pick<CheckpointInfo, "run" | "kind">): number | undefined {
-  const m = /^(\d+)(?:-end)?$/.exec(String(c.run));
+  const m = /^(\d+)(?:-end|-c\d+)?$/.exec(String(c.run));
   return m ? Number(m[1]) : undefined;
+}
+
+/** Step number of a call checkpoint ("3-c2" → 2). */
+export function stepNumberOf(c: Pick<CheckpointInfo, "run" | "kind">): number | undefined {
+  const m = /^\d+-c(\d+)$/.exec(String(c.run));
+  return c.kind === "call" && m ? Number(m[1]) : undefined;
 }
 
 function promptText(m: AgentMessage): string {
@@ -69,12 +80,18 @@ export function buildTimeline(checkpoints: readonly CheckpointInfo[], messages: 
       const tick: Tick = { ...base, run, title: `Turn ${run}`, detail: msg ? promptText(msg) : c.label };
       if (msg) tick.messageId = msg.id;
       ticks.push(tick);
+    } else if (c.kind === "call" && run !== undefined) {
+      const prev = ticks[ticks.length - 1];
+      if (prev && prev.tree === c.tree) continue; // the step changed nothing
+      ticks.push({ ...base, run, step: stepNumberOf(c), title: `Turn ${run} · step ${stepNumberOf(c) ?? "?"}`, detail: c.label });
     } else if (c.kind === "end" && run !== undefined) {
       const next = nextStartAfter(c);
       if (next) {
         if (next.tree === c.tree) continue; // nothing happened between the turns: same state as the next tick
         manualBefore.add(next.ref);
       } else if (starts.get(run)?.tree === c.tree) continue; // the last turn changed nothing
+      const prev = ticks[ticks.length - 1];
+      if (prev?.kind === "call" && prev.run === run && prev.tree === c.tree) continue; // its last step shows that state
       ticks.push({ ...base, run, title: `After turn ${run}`, detail: c.label });
     } else if (c.kind === "save") {
       const tick: Tick = { ...base, title: "Save point", detail: c.label };
@@ -89,8 +106,8 @@ export function buildTimeline(checkpoints: readonly CheckpointInfo[], messages: 
     const prev = ticks[i - 1]!;
     let by: "agent" | "you" | undefined;
     if (t.kind === "run" && manualBefore.has(t.ref)) by = "you";
-    else if (t.kind === "run" && prev.kind === "run" && prev.run !== undefined && prev.run === (t.run ?? 0) - 1) by = "agent";
-    else if (t.kind === "end" && prev.kind === "run" && prev.run === t.run) by = "agent";
+    else if (t.kind === "run" && (prev.kind === "run" || prev.kind === "call") && prev.run !== undefined && prev.run === (t.run ?? 0) - 1) by = "agent";
+    else if ((t.kind === "end" || t.kind === "call") && (prev.kind === "run" || prev.kind === "call") && prev.run === t.run) by = "agent";
     t.since = { ref: prev.ref, by };
   }
   return ticks;

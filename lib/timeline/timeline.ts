@@ -37,6 +37,8 @@ export type RestoreOutcome = {
   conversation?: ConversationSnapshot;
   /** The restored turn's prompt, for the composer. */
   prompt?: string;
+  /** What was done, when it was not a plain restore ("Undid turn 2 · step 1: editor src/a.ts"). */
+  summary?: string;
 };
 
 export type TimelineOptions = {
@@ -117,6 +119,31 @@ export class Timeline {
       out.conversation = session.history.rewindConversation(keep);
       if (prompt !== undefined) out.prompt = prompt;
     }
+    this.cache.clear();
+    return out;
+  }
+
+  /**
+   * Undo one step of a turn: only the files that step changed go back to how the previous point
+   * had them (one restore transaction, undone like any restore); later edits to other files stay.
+   */
+  async undoStep(session: TimelineSession, tick: Tick): Promise<RestoreOutcome> {
+    if (tick.kind !== "call" || !tick.since) throw new Error("Only a step of a turn can be undone on its own.");
+    if (session.state.running) throw new Error("The agent is running: stop it or wait for it to finish before undoing a step.");
+    await session.history.checkpointsSettled();
+    const engine = await this.opts.engine();
+    const paths = (await engine.diffCheckpoints(this.ws, tick.since.ref, tick.ref)).map((e) => e.path);
+    const out: RestoreOutcome = { tick, choice: "files", changed: [], summary: `Undid ${tick.title.toLowerCase()}${tick.detail ? ` (${tick.detail})` : ""}` };
+    if (paths.length === 0) return out;
+    const r = await session.history.restoreFilesTo(tick.since.ref, { paths });
+    out.txid = r.txid;
+    out.changed = r.changed;
+    await engine
+      .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
+        label: `Before undoing ${tick.title.toLowerCase()}${tick.detail ? `: ${tick.detail}` : ""}`.slice(0, SAVE_NAME_MAX),
+        as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
+      })
+      .catch(() => undefined);
     this.cache.clear();
     return out;
   }

@@ -30,7 +30,7 @@ export function tempWs(files: Record<string, string | Uint8Array> = {}): TempWs 
 }
 
 export type FakeCheckpoints = CheckpointService & {
-  created: { sessionId: string; run: number | string; label?: string; kind?: "run" | "end"; at: number; doneAt?: number }[];
+  created: { sessionId: string; run: number | string; label?: string; kind?: "run" | "end" | "call"; at: number; doneAt?: number }[];
   restored: { ref: string; paths?: string[] }[];
   delayMs: number;
   fail?: string;

@@ -16,7 +16,7 @@ const edit = (p: string, oldStr: string, newStr: string) => ({ toolCalls: [{ nam
 const create = (p: string, text: string) => ({ toolCalls: [{ name: "editor", args: { command: "create", path: p, file_text: text } }] });
 
 /** A session of three turns: turn 1 edits a.txt, turn 2 creates c.txt, turn 3 deletes b.txt and edits a.txt again. */
-export async function threeTurnSession(cleanups: ReturnType<typeof cleanupList>, opts: { checkpointRunEnd?: boolean } = {}) {
+export async function threeTurnSession(cleanups: ReturnType<typeof cleanupList>, opts: { checkpointRunEnd?: boolean; checkpointEachCall?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-timeline-"));
   cleanups.add(() => fs.rmSync(dir, { recursive: true, force: true }));
   const journal = new ChangeJournal();
@@ -31,7 +31,7 @@ export async function threeTurnSession(cleanups: ReturnType<typeof cleanupList>,
     edit("a.txt", "alpha one", "alpha three"),
     { text: "turn 3 done" },
   ]);
-  const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: testDefenseInDepth }), model, workspaceId: "w", checkpointRunEnd: opts.checkpointRunEnd ?? true, approvals: { autoApprove: { edit: true, command: true } } as never });
+  const session = new AgentSession({ deps: createWorkspaceAgentDeps({ wsfs, defenseInDepth: testDefenseInDepth }), model, workspaceId: "w", checkpointRunEnd: opts.checkpointRunEnd ?? true, checkpointEachCall: opts.checkpointEachCall, approvals: { autoApprove: { edit: true, command: true } } as never });
   session.subscribe((e) => {
     if (e.type === "approval-requested") session.approve(e.approvalId);
   });
