@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { formatCost, textOf, type AgentSession } from "@/lib/agent";
+import type { ImageAttachment } from "@/lib/agent/images";
 import { isBusy } from "@/lib/agent/panel-state";
 import { downloadBytes, safeFileName } from "@/components/common/download";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
@@ -71,7 +72,7 @@ export default function AgentPanel(props: {
   const [shareOpen, setShareOpen] = useState(false);
   const plugins = usePlugins(props.ws, session, agent.settings);
   // Every run waits for the session's plugins: their guards must be in place before its first call.
-  const send = (text: string) => void plugins.whenReady().then(() => agent.send(text));
+  const send = (text: string, images?: ImageAttachment[]) => void plugins.whenReady().then(() => agent.send(text, images));
   const tl = useTimeline(props.ws, session, live.revision);
   const rc = useRunChanges(props.ws, session, tl.timeline);
   const queue = usePromptQueue(session, isBusy(live.phase), send);
@@ -206,6 +207,14 @@ export default function AgentPanel(props: {
             Undo restore
           </button>
           <button className="link" aria-label="Dismiss" onClick={tl.dismissRestore}>
+            ×
+          </button>
+        </div>
+      )}
+      {agent.error && (
+        <div className="banner error" role="alert" data-testid="agent-error">
+          {agent.error}{" "}
+          <button className="link" aria-label="Dismiss" onClick={agent.clearError}>
             ×
           </button>
         </div>
@@ -395,7 +404,7 @@ export default function AgentPanel(props: {
         disabled={props.readOnly}
         history={prompts}
         commands={session.extensions.slashCommands}
-        onSend={(text) => send(text)}
+        onSend={(text, images) => send(text, images)}
         onQueue={props.readOnly ? undefined : queue.add}
         onStop={() => session.stop()}
         onToggleMode={() => agent.setMode(session.state.mode === "plan" ? "act" : "plan")}

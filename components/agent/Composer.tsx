@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { insertMention, mentionKey, mentionQueryAt, parseMentions, rankMentionCandidates, removeMention, type MentionCandidate, type MentionRef } from "@/lib/agent/mentions";
 import { applyTotalCap, DEFAULT_MENTION_CAPS, type ContextItem } from "@/lib/agent/mentions-context";
 import { MentionChip } from "./MentionChip";
+import { ImageError, MAX_IMAGES_PER_MESSAGE, imageFromBytes, type ImageAttachment } from "@/lib/agent/images";
 
 /** What the prompt box needs to offer @-mentions: the workspace's files and folders, and a preview of one. */
 export type MentionSupport = {
@@ -17,13 +18,15 @@ export type MentionSupport = {
  * Enter/Tab pick, Esc closes). The mentions in the text show as chips above it, each with what
  * of it will be sent; the session reads them again when the prompt is sent. While a run is
  * going, Stop replaces Send, and Enter (or Queue) puts the message in line for after the run.
+ * Images (screenshots) come in by paste, drop or the Image button; they show as thumbnails and go
+ * with the next message sent (not with a queued one).
  */
 export function Composer(props: {
   running: boolean;
   disabled?: boolean;
   history: string[];
   commands: { name: string; description?: string }[];
-  onSend: (text: string) => void;
+  onSend: (text: string, images?: ImageAttachment[]) => void;
   /** While a run is going: keep the message for after it. */
   onQueue?: (text: string) => void;
   onStop: () => void;
@@ -43,7 +46,28 @@ export function Composer(props: {
   /** The `@` whose popup the user closed with Esc (it stays closed until another `@`). */
   const [dismissedAt, setDismissedAt] = useState<number>();
   const [previews, setPreviews] = useState<Map<string, ContextItem>>(new Map());
+  const [images, setImages] = useState<ImageAttachment[]>([]);
+  const [imageError, setImageError] = useState<string>();
+  const fileInput = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+
+  const addImages = async (files: readonly File[]) => {
+    const errors: string[] = [];
+    const added: ImageAttachment[] = [];
+    for (const f of files) {
+      try {
+        added.push(imageFromBytes(new Uint8Array(await f.arrayBuffer()), f.name || undefined));
+      } catch (e) {
+        errors.push(e instanceof ImageError ? e.message : `${f.name}: ${(e as Error).message}`);
+      }
+    }
+    setImages((cur) => {
+      const room = MAX_IMAGES_PER_MESSAGE - cur.length;
+      if (added.length > room) errors.push(`A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images; ${added.length - Math.max(0, room)} left out.`);
+      return [...cur, ...added.slice(0, Math.max(0, room))];
+    });
+    setImageError(errors.length ? errors.join(" ") : undefined);
+  };
   const pendingCaret = useRef<number | undefined>(undefined);
 
   useEffect(() => {
@@ -93,11 +117,19 @@ export function Composer(props: {
 
   const send = () => {
     const t = text.trim();
-    if (!t || props.disabled) return;
+    if ((!t && images.length === 0) || props.disabled) return;
     if (props.running) {
-      if (!props.onQueue) return;
+      if (!props.onQueue || !t) return;
+      if (images.length) {
+        setImageError("Images go with a message sent once the run has ended: send it then, or remove them to queue the text.");
+        return;
+      }
       props.onQueue(t);
-    } else props.onSend(t);
+    } else {
+      props.onSend(t, images.length ? images : undefined);
+      setImages([]);
+      setImageError(undefined);
+    }
     setText("");
     setIndex(-1);
     setPreviews(new Map());
@@ -154,8 +186,39 @@ export function Composer(props: {
           })}
         </ul>
       )}
+      {images.length > 0 && (
+        <ul className="composer-images" aria-label="Attached images">
+          {images.map((img, i) => (
+            <li key={i}>
+              <img src={`data:${img.mediaType};base64,${img.data}`} alt={img.name ?? `Image ${i + 1}`} />
+              <span className="muted">{img.bytes < 1024 * 1024 ? `${Math.ceil(img.bytes / 1024)} KB` : `${(img.bytes / 1024 / 1024).toFixed(1)} MB`}</span>
+              <button className="link" aria-label={`Remove image ${i + 1}`} onClick={() => setImages(images.filter((_, k) => k !== i))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {imageError && (
+        <div className="error" role="alert" data-testid="image-error">
+          {imageError}
+        </div>
+      )}
       <textarea
         ref={box}
+        onPaste={(e) => {
+          const files = [...e.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+          if (files.length) void addImages(files);
+        }}
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes("Files")) e.preventDefault();
+        }}
+        onDrop={(e) => {
+          const files = [...e.dataTransfer.files];
+          if (!files.length) return;
+          e.preventDefault();
+          void addImages(files);
+        }}
         aria-label="Message the agent"
         placeholder={
           props.running && props.onQueue
@@ -218,6 +281,22 @@ export function Composer(props: {
       <div className="row composer-actions">
         {props.modeSwitch}
         <span style={{ flex: 1 }} />
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          multiple
+          hidden
+          aria-label="Attach images"
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = "";
+            if (files.length) void addImages(files);
+          }}
+        />
+        <button onClick={() => fileInput.current?.click()} disabled={props.disabled} title="Attach images (or paste / drop them into the prompt box)">
+          Image
+        </button>
         {props.running ? (
           <>
             {props.onQueue && text.trim() && (
@@ -230,7 +309,7 @@ export function Composer(props: {
             </button>
           </>
         ) : (
-          <button className="primary" onClick={send} disabled={!text.trim() || props.disabled}>
+          <button className="primary" onClick={send} disabled={(!text.trim() && images.length === 0) || props.disabled}>
             Send
           </button>
         )}

@@ -123,6 +123,20 @@ export function Transcript(props: {
       return (
         <div key={m.id} className={`msg user ${m.kind ?? "prompt"}${focused === m.id ? " focused" : ""}`} data-run={m.run} data-message-id={m.id} data-focused={focused === m.id || undefined}>
           {m.kind === "summary" ? <Markdown text={textOf(m)} /> : textOf(m)}
+          {m.images && m.images.length > 0 && (
+            <ul className="msg-images" aria-label="Images sent with this message">
+              {m.images.map((img, i) => (
+                <li key={i}>
+                  <img src={`data:${img.mediaType};base64,${img.data}`} alt={img.name ?? `Image ${i + 1}`} title={img.name} />
+                </li>
+              ))}
+            </ul>
+          )}
+          {m.imagesLeftOut ? (
+            <div className="muted">
+              ({m.imagesLeftOut} image{m.imagesLeftOut === 1 ? "" : "s"} left out of this share)
+            </div>
+          ) : null}
           {m.context && m.context.length > 0 && (
             <ul className="mention-chips" aria-label="Context sent with this message">
               {m.context.map((c, i) => (

@@ -2,6 +2,7 @@
 import { browserGitTransport } from "@/components/scm/git-transport";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { createBrowserAgentDeps, type AgentMode, type AgentSession, type SessionData } from "@/lib/agent";
+import type { ImageAttachment } from "@/lib/agent/images";
 import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
 import { SessionStore, attachAutosave, searchSessions, type SessionMeta } from "@/lib/sessions";
@@ -133,10 +134,14 @@ export function useAgent(ws: WorkspaceState) {
   }, [session, describeModel]);
 
   const send = useCallback(
-    async (prompt: string) => {
+    async (prompt: string, images?: ImageAttachment[]) => {
       if (!session) return;
       if ("Notification" in window && Notification.permission === "default") void Notification.requestPermission().catch(() => undefined);
-      await session.run(prompt);
+      try {
+        await session.run(prompt, images?.length ? { images } : {});
+      } catch (e) {
+        setError((e as Error).message); // bad input (an image the session refuses) or a run already going
+      }
     },
     [session],
   );
@@ -224,7 +229,9 @@ export function useAgent(ws: WorkspaceState) {
     [store, ws.meta.id, session],
   );
 
-  return { session, live, orchestrations, modelLabel, fork, editAndResend, error, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  const clearError = useCallback(() => setError(undefined), []);
+
+  return { session, live, orchestrations, modelLabel, fork, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;

@@ -23,6 +23,7 @@ export function ShareDialog(props: { session: AgentSession; ws: Workspace; secre
   const [plan, setPlan] = useState<SharePlan>();
   const [error, setError] = useState<string>();
   const [includeEnv, setIncludeEnv] = useState<Set<string>>(new Set());
+  const [includeImages, setIncludeImages] = useState(false);
   const [expiry, setExpiry] = useState(0);
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState<PublishedLink>();
@@ -49,7 +50,7 @@ export function ShareDialog(props: { session: AgentSession; ws: Workspace; secre
     setError(undefined);
     try {
       const pkg = await import("@/lib/share/package");
-      const built = await pkg.buildShare(props.ws, plan, { includeEnv });
+      const built = await pkg.buildShare(props.ws, plan, { includeEnv, includeImages });
       const frag = expiry === 0 ? fragmentLink(location.origin, built.zip) : undefined;
       const out = frag ? ({ kind: "fragment", url: frag } as const) : await publishToServer(location.origin, built.zip, { expiresInSeconds: EXPIRY[expiry]![1] });
       if (out.kind === "server") {
@@ -110,6 +111,17 @@ export function ShareDialog(props: { session: AgentSession; ws: Workspace; secre
             {messages} message{messages === 1 ? "" : "s"}
             {redacted > 0 ? ` · ${redacted} secret${redacted === 1 ? "" : "s"} redacted (${plan.transcriptFindings.map((f) => f.kind).join(", ")})` : " · no secrets found"}
           </p>
+          {plan.images.size > 0 && (
+            <label className={includeImages ? "error" : "muted"} data-testid="share-images">
+              <input type="checkbox" checked={includeImages} onChange={(e) => setIncludeImages(e.target.checked)} />{" "}
+              {(() => {
+                const n = [...plan.images.values()].reduce((k, l) => k + l.length, 0);
+                return includeImages
+                  ? `${n} image${n === 1 ? "" : "s"} included (images are not scanned for secrets)`
+                  : `Include the ${n} image${n === 1 ? "" : "s"} sent with prompts (left out: screenshots may show secrets no scan can find)`;
+              })()}
+            </label>
+          )}
           <h4>Checkpoints ({plan.checkpoints.length})</h4>
           <p className="muted">Each as a snapshot of the files, without your repository&apos;s history.</p>
           <h4>

@@ -46,7 +46,8 @@ export function transcriptForSummary(middle: readonly AgentMessage[], maxChars =
   const blocks: string[] = [];
   for (const m of middle) {
     if (m.role === "user") {
-      blocks.push(`${m.kind === "summary" ? "Earlier summary" : "User"}:\n${textOf(m)}`);
+      const imgs = m.images?.length ? `\n[${m.images.length} image${m.images.length === 1 ? "" : "s"} attached]` : "";
+      blocks.push(`${m.kind === "summary" ? "Earlier summary" : "User"}:\n${textOf(m)}${imgs}`);
     } else if (m.role === "assistant") {
       const parts = [textOf(m), ...toolCallsOf(m).map((c) => `[tool call ${c.toolName} ${clip(stringify(c.input), PIECE_CHARS)}]`)].filter(Boolean);
       if (parts.length) blocks.push(`Assistant:\n${parts.join("\n")}`);

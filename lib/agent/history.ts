@@ -6,6 +6,7 @@
 import { applyCompaction, compactNow, toSummarize, type CompactionReport } from "./compaction";
 import { sessionSummarizer } from "./compaction-writer";
 import { addUsage } from "./pricing";
+import type { ImageAttachment } from "./images";
 import { newSessionId } from "./ids";
 import { estimateTokens } from "./messages";
 import type { RunCheckpoints } from "./run-checkpoints";
@@ -19,7 +20,7 @@ export class SessionHistory {
   constructor(
     private readonly core: SessionCore,
     private readonly checkpoints: RunCheckpoints,
-    private readonly run: (prompt: string, opts: { signal?: AbortSignal }) => Promise<RunResult>,
+    private readonly run: (prompt: string, opts: { signal?: AbortSignal; images?: readonly ImageAttachment[] }) => Promise<RunResult>,
   ) {}
 
   /** Resolves when every checkpoint being taken has landed (and is recorded on the session). */
@@ -159,7 +160,8 @@ export class SessionHistory {
     core.dropStaleCompaction();
     core.touch();
     core.emit({ type: "session-updated", what: "messages" });
-    return this.run(text, { signal: opts.signal });
+    // The prompt's images go again with the edited text.
+    return this.run(text, { signal: opts.signal, images: msg.images });
   }
 
   private async restoreFiles(entry: CheckpointEntry) {

@@ -5,6 +5,7 @@
  */
 import type { LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { contextBlock, type ContextItem } from "./mentions-context";
+import { IMAGE_TOKEN_ESTIMATE, imageParts, type ImageAttachment } from "./images";
 
 export type TextPart = { type: "text"; text: string };
 export type ReasoningPart = { type: "reasoning"; text: string };
@@ -45,6 +46,10 @@ export type UserMessage = Base & {
   /** What the prompt's @-mentions resolved to when it was sent (./mentions-context.ts): the model
    * reads it after the text, the transcript shows it as chips. */
   context?: ContextItem[];
+  /** Images sent with the prompt (./images.ts): the model gets them before the text. */
+  images?: ImageAttachment[];
+  /** Images this prompt had that were left out (of a share link). */
+  imagesLeftOut?: number;
 };
 
 export type AssistantMessage = Base & {
@@ -83,7 +88,7 @@ export function sanitizeForModel(messages: readonly AgentMessage[]): AgentMessag
     const m = messages[i]!;
     if (m.role === "tool") continue; // attached to their assistant message below
     if (m.role === "user") {
-      if (m.content.some((p) => p.text.trim() !== "")) out.push(m);
+      if (m.content.some((p) => p.text.trim() !== "") || m.images?.length) out.push(m);
       continue;
     }
     const calls = toolCallsOf(m);
@@ -117,7 +122,9 @@ export function toModelPrompt(system: string, messages: readonly AgentMessage[])
   for (const m of messages) {
     let msg: LanguageModelV4Message;
     if (m.role === "user") {
-      msg = { role: "user", content: m.content.map((p) => ({ type: "text", text: p.text })) };
+      // Images first (what providers recommend); an empty text part is dropped (providers refuse one).
+      const text = m.content.filter((p) => !(m.images?.length && p.text === "")).map((p) => ({ type: "text" as const, text: p.text }));
+      msg = { role: "user", content: [...imageParts(m.images ?? []), ...text] };
       if (m.context?.length) msg.content.push({ type: "text", text: contextBlock(m.context) });
     } else if (m.role === "assistant") {
       const content: Extract<LanguageModelV4Message, { role: "assistant" }>["content"] = [];
@@ -141,6 +148,22 @@ export function toModelPrompt(system: string, messages: readonly AgentMessage[])
   return prompt;
 }
 
+/**
+ * Characters of a request as the model counts them, for estimates: an image counts as what it
+ * costs in tokens (IMAGE_TOKEN_ESTIMATE), not as the length of its base64.
+ */
+export function promptChars(prompt: LanguageModelV4Prompt): number {
+  let images = 0;
+  const json = JSON.stringify(prompt, (key, value: unknown) => {
+    if (value && typeof value === "object" && (value as { type?: unknown }).type === "file") {
+      images++;
+      return undefined;
+    }
+    return value;
+  });
+  return json.length + images * IMAGE_TOKEN_ESTIMATE * 4;
+}
+
 /** Rough token estimate (4 characters per token) of messages as the model would see them. */
 export function estimateTokens(messages: readonly AgentMessage[], system = ""): number {
   let chars = system.length;
@@ -151,6 +174,7 @@ export function estimateTokens(messages: readonly AgentMessage[], system = ""): 
       continue;
     }
     if (m.role === "user" && m.context?.length) chars += contextBlock(m.context).length;
+    if (m.role === "user" && m.images?.length) chars += m.images.length * IMAGE_TOKEN_ESTIMATE * 4;
     for (const p of m.content) {
       if (p.type === "text" || p.type === "reasoning") chars += p.text.length;
       else chars += JSON.stringify(p.input ?? null).length + p.toolName.length + 16;

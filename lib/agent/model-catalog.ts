@@ -30,12 +30,23 @@ export type ModelPrice = {
   cacheWrite?: number;
 };
 
-export type ModelFacts = { price?: ModelPrice; contextWindow?: number; maxOutputTokens?: number };
+export type ModelFacts = {
+  price?: ModelPrice;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** The model takes images in its input (the catalog's input modalities); undefined: not known. */
+  acceptsImages?: boolean;
+};
 
 /** The context window assumed for a model nobody describes (a local model, a new id). */
 export const UNKNOWN_CONTEXT_WINDOW = 32_768;
 
-type CatalogEntry = { id: string; cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number }; limit?: { context?: number; output?: number } };
+type CatalogEntry = {
+  id: string;
+  cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
+  limit?: { context?: number; output?: number };
+  modalities?: { input?: readonly string[] };
+};
 type CatalogProvider = { models: Record<string, CatalogEntry> };
 
 /**
@@ -43,9 +54,9 @@ type CatalogProvider = { models: Record<string, CatalogEntry> };
  * November 2025). Remove an entry once the catalog has it.
  */
 const NEWER_THAN_CATALOG: Record<string, ModelFacts> = {
-  "claude-opus-4-5": { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  "claude-sonnet-4-5": { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  "claude-haiku-4-5": { price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  "claude-opus-4-5": { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, contextWindow: 200_000, maxOutputTokens: 64_000, acceptsImages: true },
+  "claude-sonnet-4-5": { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: 200_000, maxOutputTokens: 64_000, acceptsImages: true },
+  "claude-haiku-4-5": { price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, contextWindow: 200_000, maxOutputTokens: 64_000, acceptsImages: true },
   // The scripted demo costs nothing.
   "demo-scripted": { price: { input: 0, output: 0 }, contextWindow: 200_000 },
 };
@@ -83,6 +94,7 @@ function factsOf(e: CatalogEntry): ModelFacts {
   }
   if (typeof e.limit?.context === "number" && e.limit.context > 0) f.contextWindow = e.limit.context;
   if (typeof e.limit?.output === "number" && e.limit.output > 0) f.maxOutputTokens = e.limit.output;
+  if (Array.isArray(e.modalities?.input)) f.acceptsImages = e.modalities.input.includes("image");
   return f;
 }
 

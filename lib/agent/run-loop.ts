@@ -15,12 +15,14 @@ import type { ToolDefinition } from "../tools/define";
 import type { Budget } from "./budget";
 import type { MessageBuilderContext } from "./compaction";
 import { sessionSummarizer } from "./compaction-writer";
+import type { ImageAttachment } from "./images";
+import { catalogFacts } from "./model-catalog";
 import { abortError, isAbortError } from "./errors";
 import { AgentError } from "./events";
 import type { AfterModelDecision, BeforeModelDecision, StopDecision } from "./hooks";
 import { localId } from "./ids";
 import type { Interactions } from "./interactions";
-import { sanitizeForModel, toModelPrompt, toolCallsOf, type AgentMessage, type AssistantMessage, type ToolResultPart, type UserMessage } from "./messages";
+import { promptChars, sanitizeForModel, toModelPrompt, toolCallsOf, type AgentMessage, type AssistantMessage, type ToolResultPart, type UserMessage } from "./messages";
 import { contextWindowFor, resolveModel, type ModelHandle } from "./model-handle";
 import { DEFAULT_MAX_OUTPUT_TOKENS, requestWithRetry, type ModelRequest } from "./model-retry";
 import { priceFor, usageFromProvider } from "./pricing";
@@ -62,7 +64,7 @@ export class RunLoop {
   ) {}
 
   /** One user turn. Failures end as status "failed" with a reason; never rejects. */
-  async runTurn(prompt: string, opts: { signal?: AbortSignal }): Promise<RunResult> {
+  async runTurn(prompt: string, opts: { signal?: AbortSignal; images?: ImageAttachment[] }): Promise<RunResult> {
     const core = this.core;
     const startedAt = core.now();
     const run = ++core.runCount;
@@ -73,6 +75,7 @@ export class RunLoop {
     opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
 
     const userMsg: UserMessage = { id: localId("m"), role: "user", kind: "prompt", content: [{ type: "text", text: prompt }], run, createdAt: startedAt };
+    if (opts.images?.length) userMsg.images = opts.images;
     const state: RunState = { runId, run, prompt, promptMessageId: userMsg.id, controller, startedAt, iteration: 0, usage: emptyUsage(), partialText: "" };
     core.active = state;
     if (!core.title) {
@@ -263,6 +266,9 @@ export class RunLoop {
     });
     const contextWindow = handle.contextWindow ?? (typeof core.opts.contextWindow === "function" ? core.opts.contextWindow(model.modelId) : core.opts.contextWindow) ?? contextWindowFor(model.modelId);
     let messages = await this.buildMessages(state, system, model.modelId, contextWindow);
+    if (catalogFacts(model.modelId)?.acceptsImages === false && messages.some((m) => m.role === "user" && m.images?.length)) {
+      throw new AgentError("provider", `${model.modelId} does not accept images. Pick a model that does (Models), or send the message without them (Edit the prompt, or start a new session).`);
+    }
     let offered = surfaceTools.map((t) => t.name);
     let maxOutputTokens = handle.maxOutputTokens ?? core.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
 
@@ -273,7 +279,7 @@ export class RunLoop {
       if (!built || built.system !== system || built.messages !== messages || built.offered !== offered) {
         const tools = surfaceTools.filter((t) => offered.includes(t.name)).map(toolSpec);
         const prompt = toModelPrompt(system, sanitizeForModel(messages));
-        const chars = JSON.stringify(prompt).length + (tools.length ? JSON.stringify(tools).length : 0);
+        const chars = promptChars(prompt) + (tools.length ? JSON.stringify(tools).length : 0);
         built = { system, messages, offered, prompt, tools, chars, estimated: this.parts.budget.estimateInputTokens(model.modelId, chars) };
       }
       return built;

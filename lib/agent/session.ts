@@ -19,6 +19,7 @@
  * (./loop-guard.ts) and the checkpoint wait (./run-checkpoints.ts). See ./index.ts for the wiring.
  */
 import { Budget } from "./budget";
+import { checkImages, type ImageAttachment } from "./images";
 import type { AgentEventListener } from "./events";
 import { SessionExtensions } from "./extensions";
 import type { HookRegistry } from "./hooks";
@@ -149,11 +150,12 @@ export class AgentSession {
    * Run one user turn (or a slash command). Resolves with the result; failures end as status
    * "failed" with a reason. Rejects only when a run is already in progress.
    */
-  async run(prompt: string, opts: { signal?: AbortSignal } = {}): Promise<RunResult> {
+  async run(prompt: string, opts: { signal?: AbortSignal; images?: readonly ImageAttachment[] } = {}): Promise<RunResult> {
     if (this.core.running) throw new Error("A run is already in progress in this session; stop it or wait for it to finish");
-    const command = this.commands.match(prompt);
-    if (command) return this.commands.run(this, command.name, command.args, (submitted) => this.loop.runTurn(submitted, opts));
-    return this.loop.runTurn(prompt, opts);
+    const images = checkImages(opts.images); // an ImageError says what is wrong, before anything starts
+    const command = images.length ? undefined : this.commands.match(prompt);
+    if (command) return this.commands.run(this, command.name, command.args, (submitted) => this.loop.runTurn(submitted, { signal: opts.signal }));
+    return this.loop.runTurn(prompt, { signal: opts.signal, images });
   }
 
   /** Stop the current run at once: the stream is aborted, a running command is cancelled. */

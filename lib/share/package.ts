@@ -10,6 +10,7 @@
 import git from "isomorphic-git";
 import { unzipSync, zipSync } from "fflate";
 import type { SessionData } from "../agent/session";
+import type { ImageAttachment } from "../agent/images";
 import type { CheckpointInfo } from "../checkpoints/checkpoint";
 import type { Workspace } from "../checkpoints/engine";
 import { parseBundle, writeBundle, BundleError, type BundleRef, type ParsedBundle, type Repo } from "./bundle";
@@ -44,7 +45,33 @@ export type SharePlan = {
   /** Internal: per blob oid, what the rewrite does. */
   blobs: Map<string, { size: number; binary: boolean; findings: Finding[] }>;
   known: readonly string[];
+  /** Images sent with prompts, by message id: pixels cannot be scanned for secrets, so they go only when ticked. */
+  images: Map<string, ImageAttachment[]>;
 };
+
+/** The session without its images (each prompt that had some says how many), and the images by message id. */
+function splitImages(session: SessionData): { bare: SessionData; images: Map<string, ImageAttachment[]> } {
+  const images = new Map<string, ImageAttachment[]>();
+  const messages = session.messages.map((m) => {
+    if (m.role !== "user" || !m.images?.length) return m;
+    images.set(m.id, m.images);
+    const { images: _left, ...rest } = m;
+    void _left;
+    return { ...rest, imagesLeftOut: m.images.length };
+  });
+  return { bare: { ...session, messages }, images };
+}
+
+/** Put the images back into the messages they came from. */
+function withImages(messages: SessionData["messages"], images: Map<string, ImageAttachment[]>): SessionData["messages"] {
+  return messages.map((m) => {
+    const imgs = m.role === "user" ? images.get(m.id) : undefined;
+    if (!imgs || m.role !== "user") return m;
+    const { imagesLeftOut: _n, ...rest } = m;
+    void _n;
+    return { ...rest, images: imgs };
+  });
+}
 
 const dec = new TextDecoder("utf-8", { fatal: false });
 const enc = new TextEncoder();
@@ -65,7 +92,9 @@ async function walkTree(repo: Repo, oid: string, prefix = "", out: Entry[] = [])
 export async function planShare(engine: Engine, ws: Workspace, session: SessionData, known: readonly string[] = []): Promise<SharePlan> {
   const repo: Repo = { fs: ws.fs as Repo["fs"], dir: ws.dir };
   const counts = new Map<SecretKind, number>();
-  const redacted = redactDeep(session, known, counts);
+  // Redaction reads text: the images' base64 is kept out of it (and out of the share unless ticked).
+  const { bare, images } = splitImages(session);
+  const redacted = redactDeep(bare, known, counts);
   const checkpoints = (await engine.listCheckpoints(ws, { sessionId: session.id })).filter((c) => c.kind !== "restore");
   const blobs: SharePlan["blobs"] = new Map();
   const files = new Map<string, PlanFile>();
@@ -99,6 +128,7 @@ export async function planShare(engine: Engine, ws: Workspace, session: SessionD
     totalBytes,
     blobs,
     known,
+    images,
   };
 }
 
@@ -109,7 +139,7 @@ export type BuiltShare = { zip: Uint8Array; bundle: Uint8Array; session: Session
  * Writes the rewritten objects (loose, unreferenced) into the workspace's object store; no ref
  * of the workspace changes.
  */
-export async function buildShare(ws: Workspace, plan: SharePlan, opts: { includeEnv?: ReadonlySet<string>; now?: number } = {}): Promise<BuiltShare> {
+export async function buildShare(ws: Workspace, plan: SharePlan, opts: { includeEnv?: ReadonlySet<string>; includeImages?: boolean; now?: number } = {}): Promise<BuiltShare> {
   const repo: Repo = { fs: ws.fs as Repo["fs"], dir: ws.dir };
   const now = opts.now ?? Date.now();
   const includeEnv = opts.includeEnv ?? new Set<string>();
@@ -168,6 +198,7 @@ export async function buildShare(ws: Workspace, plan: SharePlan, opts: { include
   }
   const session: SessionData = {
     ...plan.session,
+    messages: opts.includeImages ? withImages(plan.session.messages, plan.images) : plan.session.messages,
     checkpoints: plan.session.checkpoints.filter((c) => remap.has(c.ref)).map((c) => ({ ...c, oid: remap.get(c.ref)! })),
   };
   refs.push({ name: SESSION_REF_PREFIX + session.id, oid: await sessionCommit(repo, session, now) });

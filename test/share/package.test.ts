@@ -41,7 +41,29 @@ async function setup() {
   return { dir, ws, session, c1 };
 }
 
+/** A valid 1×1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
 describe("share packages", () => {
+  it("leaves the images sent with prompts out unless asked, and never runs them through the redaction", async () => {
+    const t = await setup();
+    const image = { mediaType: "image/png", data: PNG, bytes: 70, name: "shot.png" };
+    (t.session.messages[0] as { images?: unknown[] }).images = [image];
+    const plan = await planShare(engine, t.ws, t.session);
+    expect([...plan.images.keys()]).toEqual(["m1"]);
+    expect(JSON.stringify(plan.session)).not.toContain(PNG);
+    const without = parseSharePackage((await buildShare(t.ws, plan)).zip);
+    const m1 = without.envelope.session.messages[0] as { images?: unknown; imagesLeftOut?: number };
+    expect(m1.images).toBeUndefined();
+    expect(m1.imagesLeftOut).toBe(1);
+    const withImages = parseSharePackage((await buildShare(t.ws, plan, { includeImages: true })).zip);
+    const m1b = withImages.envelope.session.messages[0] as { images?: unknown; imagesLeftOut?: number };
+    expect(m1b.images).toEqual([image]);
+    expect(m1b.imagesLeftOut).toBeUndefined();
+    // The text around them is still redacted.
+    expect(JSON.stringify(withImages.envelope.session)).not.toContain(KEY);
+  });
+
   it("plans exactly what is published: files, sizes, .env flagged, secrets found", async () => {
     const t = await setup();
     const plan = await planShare(engine, t.ws, t.session, ["custom-key-12345678"]);
