@@ -16,7 +16,7 @@ async function turn(page: Page, prompt: string, done: string) {
 const prompt = (page: Page, text: string) => transcript(page).locator(".msg.user").filter({ hasText: text });
 
 /** Its Edit / Fork links show when the pointer is over it (and the agent is idle). */
-async function promptAction(page: Page, text: string, action: "Edit" | "Fork") {
+async function promptAction(page: Page, text: string, action: "Edit" | "Fork" | "Re-run") {
   await prompt(page, text).hover();
   await prompt(page, text).getByRole("button", { name: action, exact: true }).click();
 }
@@ -124,4 +124,40 @@ test("fork from a prompt: a new session with the conversation up to there; the o
   await list.getByRole("button", { name: /^question one/i }).and(list.locator("button:not([aria-label])")).click();
   await expect(transcript(page)).toContainText("Answer two.");
   await expect(transcript(page)).not.toContainText("Answer in the fork.");
+});
+
+test("re-run a past prompt in a fork, restoring the files first: the new session runs it on the files of then; the original stays whole", async ({ page }) => {
+  await createWorkspace(page, "Rerun");
+  await useMockModel(page, server.url);
+  await autoApprove(page);
+  server.setScript([
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Howdy" } }] },
+    { text: "Greeting changed." },
+    { text: "Second answer." },
+    { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "src/greet.ts", old_str: "Hello", new_str: "Hiya" } }] },
+    { text: "Changed it another way." },
+  ]);
+  await turn(page, "change the greeting", "Greeting changed.");
+  await turn(page, "anything else?", "Second answer.");
+
+  await promptAction(page, "change the greeting", "Re-run");
+  const confirm = page.getByRole("group", { name: "Re-run this prompt" });
+  await confirm.getByLabel("also restore files to before this turn").check();
+  await confirm.getByRole("button", { name: "Fork & re-run" }).click();
+  await expect(page.locator(".agent-title")).toHaveText("Re-run: change the greeting");
+  await expect(transcript(page)).toContainText("Changed it another way.");
+  await expect(transcript(page)).not.toContainText("Second answer.");
+  // The prompt ran on the files as they were before the turn (Hello was there to replace).
+  await treeItem(page, "src").click();
+  await treeItem(page, "src/greet.ts").click();
+  await expect.poll(() => editorText(page)).toContain("Hiya");
+  const sent = server.requests.filter((r) => r.method === "POST").at(-2)!.body.messages as { role: string }[];
+  expect(sent.filter((m) => m.role === "user")).toHaveLength(1);
+
+  await page.getByRole("button", { name: "History", exact: true }).click();
+  const list = page.getByRole("list", { name: "Sessions" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await list.getByRole("button", { name: "change the greeting", exact: true }).click();
+  await expect(transcript(page)).toContainText("Second answer.");
+  await expect(transcript(page)).not.toContainText("Changed it another way.");
 });

@@ -70,13 +70,16 @@ test("share with a preview and redaction, replay and scrub in a fresh browser, f
   await files.getByRole("button", { name: "src/greet.ts" }).click();
   await expect(other.page.getByTestId("file-viewer")).toContainText("Hello");
   await expect(transcript.locator(".after-point").first()).toBeVisible();
-  // The turn's end: what the agent changed, as a diff.
-  await timeline.getByRole("button", { name: /^After turn 1/ }).click();
+  // Each step of the turn: what that call changed, as a diff (the last step is the turn's end).
+  await timeline.getByRole("button", { name: /^Turn 1 · step 1: editor src\/greet\.ts/ }).click();
   const changed = other.page.getByRole("list", { name: "Changed at this point" });
-  await expect(changed).toContainText("src/config.ts");
-  await expect(changed).not.toContainText(".env");
+  await expect(changed).toContainText("src/greet.ts");
   await changed.getByRole("button", { name: /src\/greet\.ts/ }).click();
   await expect(other.page.getByTestId("diff-editor")).toContainText("Howdy");
+  await timeline.getByRole("button", { name: /^Turn 1 · step 2: editor src\/config\.ts/ }).click();
+  await expect(changed).toContainText("src/config.ts");
+  await expect(changed).not.toContainText("src/greet.ts");
+  await expect(changed).not.toContainText(".env");
   await files.getByRole("button", { name: "src/config.ts" }).click();
   await expect(other.page.getByTestId("file-viewer")).toContainText("[REDACTED:anthropic-key]");
 

@@ -343,6 +343,7 @@ export default function AgentPanel(props: {
             }
           }}
           onFork={(id) => void agent.fork(id)}
+          onRerun={props.readOnly ? undefined : (id, restoreFiles) => void agent.forkAndRerun(id, restoreFiles)}
           onEditResend={(id, text, restoreFiles) => void agent.editAndResend(id, text, restoreFiles)}
           dimFrom={tl.dimFrom}
           focus={focus}

@@ -26,6 +26,8 @@ export function Transcript(props: {
   /** The log's accessible name (default "Agent transcript"). */
   label?: string;
   onFork: (messageId: string) => void;
+  /** Run a prompt again in a new session (the conversation before it), optionally restoring the files first. */
+  onRerun?: (messageId: string, restoreFiles: boolean) => void;
   onEditResend: (messageId: string, text: string, restoreFiles: boolean) => void;
   /** Messages from this index on come after the point the timeline shows: dimmed. */
   dimFrom?: number;
@@ -35,6 +37,7 @@ export function Transcript(props: {
   focus?: { messageId: string; nonce: number };
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string; restore: boolean }>();
+  const [rerunning, setRerunning] = useState<{ id: string; restore: boolean }>();
   const { session, live } = props;
   const running = isBusy(live.phase);
   const end = useRef<HTMLDivElement>(null);
@@ -152,7 +155,32 @@ export function Transcript(props: {
               <button className="link" onClick={() => props.onFork(m.id)} title="Start a new session from this point">
                 Fork
               </button>
+              {props.onRerun && (
+                <button className="link" onClick={() => setRerunning({ id: m.id, restore: false })} title="Run this prompt again in a new session; this one stays as it is">
+                  Re-run
+                </button>
+              )}
             </span>
+          )}
+          {rerunning?.id === m.id && (
+            <div className="rerun-confirm" role="group" aria-label="Re-run this prompt">
+              <label className="muted">
+                <input type="checkbox" checked={rerunning.restore} onChange={(e) => setRerunning({ ...rerunning, restore: e.target.checked })} /> also restore files to before this turn
+              </label>
+              <div className="row">
+                <button
+                  className="primary"
+                  disabled={running}
+                  onClick={() => {
+                    props.onRerun!(m.id, rerunning.restore);
+                    setRerunning(undefined);
+                  }}
+                >
+                  Fork &amp; re-run
+                </button>
+                <button onClick={() => setRerunning(undefined)}>Cancel</button>
+              </div>
+            </div>
           )}
         </div>
       );

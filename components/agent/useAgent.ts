@@ -188,6 +188,39 @@ export function useAgent(ws: WorkspaceState) {
     [session, store, refreshHistory],
   );
 
+  /**
+   * Run a past prompt again in a new session that holds the conversation before it (the
+   * original stays whole), optionally putting the files back as they were before that turn.
+   */
+  const forkAndRerun = useCallback(
+    async (messageId: string, restoreFiles: boolean) => {
+      if (!session) return;
+      try {
+        const plan = session.history.rerunPlan(messageId);
+        if (restoreFiles) {
+          if (!plan.checkpointRef) throw new Error("That turn has no checkpoint to restore the files to.");
+          await session.history.restoreFilesTo(plan.checkpointRef);
+          void ws.refresh();
+        }
+        const forked = plan.forkAt ? forkModedSession(session, plan.forkAt) : await makeSession();
+        if (!plan.forkAt) {
+          // The first prompt: nothing to fork, a new session with the same mode and approvals.
+          forked.setMode(session.state.mode);
+          forked.configure({ approvals: session.state.approvals });
+        }
+        forked.configure({ title: `Re-run: ${plan.prompt.replace(/\s+/g, " ").slice(0, 70)}` });
+        await store.save(forked.toJSON());
+        setSession(forked);
+        void refreshHistory();
+        await forked.run(plan.prompt, plan.images ? { images: plan.images } : {});
+      } catch (e) {
+        setError((e as Error).message);
+      }
+      void ws.refresh();
+    },
+    [session, store, makeSession, refreshHistory, ws],
+  );
+
   /** Replace a past prompt and run from there, optionally putting the files back as they were before that turn. */
   const editAndResend = useCallback(
     async (messageId: string, text: string, restoreFiles: boolean) => {
@@ -231,7 +264,7 @@ export function useAgent(ws: WorkspaceState) {
 
   const clearError = useCallback(() => setError(undefined), []);
 
-  return { session, live, orchestrations, modelLabel, fork, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  return { session, live, orchestrations, modelLabel, fork, forkAndRerun, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;

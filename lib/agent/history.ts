@@ -164,6 +164,24 @@ export class SessionHistory {
     return this.run(text, { signal: opts.signal, images: msg.images });
   }
 
+  /**
+   * What re-running the prompt `messageId` in a new session needs: the message a fork ends at
+   * (the one before the prompt; none for the first prompt: the fork starts empty), the prompt
+   * and its images, and the turn's checkpoint (to put the files back first, when asked).
+   */
+  rerunPlan(messageId: string): { forkAt?: string; prompt: string; images?: ImageAttachment[]; checkpointRef?: string } {
+    const core = this.core;
+    const idx = core.messages.findIndex((m) => m.id === messageId);
+    const msg = core.messages[idx];
+    if (!msg || msg.role !== "user" || (msg.kind ?? "prompt") !== "prompt") throw new Error("Only a prompt you sent can be run again");
+    const entry = core.checkpoints.find((c) => c.messageId === messageId) ?? core.checkpoints.find((c) => c.run === msg.run);
+    const plan: { forkAt?: string; prompt: string; images?: ImageAttachment[]; checkpointRef?: string } = { prompt: msg.content.map((p) => p.text).join("") };
+    if (idx > 0) plan.forkAt = core.messages[idx - 1]!.id;
+    if (msg.images?.length) plan.images = msg.images;
+    if (entry) plan.checkpointRef = entry.ref;
+    return plan;
+  }
+
   private async restoreFiles(entry: CheckpointEntry) {
     const r = await this.core.deps.checkpoints.restore(entry.ref);
     const out = { ref: entry.ref, txid: r.txid, changed: r.changed };

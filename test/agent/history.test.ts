@@ -120,6 +120,23 @@ describe("compaction", () => {
   });
 });
 
+describe("re-run in a fork", () => {
+  it("plans a re-run: the message before the prompt, the prompt, its turn's checkpoint", async () => {
+    const t = h([{ text: "one" }, { toolCalls: [{ name: "list_files", args: {} }] }, { text: "two" }]);
+    await t.session.run("first");
+    await t.session.run("second");
+    const msgs = t.session.state.messages;
+    const first = t.session.history.rerunPlan(msgs[0]!.id);
+    expect(first).toEqual({ prompt: "first", checkpointRef: t.session.state.checkpoints[0]!.ref });
+    const secondIdx = msgs.findIndex((m) => m.role === "user" && m.run === 2);
+    const second = t.session.history.rerunPlan(msgs[secondIdx]!.id);
+    expect(second.forkAt).toBe(msgs[secondIdx - 1]!.id);
+    expect(second.prompt).toBe("second");
+    expect(second.checkpointRef).toBe(t.session.state.checkpoints[1]!.ref);
+    expect(() => t.session.history.rerunPlan(msgs[1]!.id)).toThrow("Only a prompt you sent can be run again");
+  });
+});
+
 describe("review decisions", () => {
   it("a finding's status is kept on the session, through its saved form and a fork; reopen clears it", async () => {
     const t = h([{ text: "ok" }]);
