@@ -9,17 +9,21 @@ import { dequeue, emptyQueue, enqueue, onRunEnded, resume, type PromptQueueState
  * They live in this tab only, like a draft in the prompt box.
  */
 export function usePromptQueue(session: AgentSession | undefined, running: boolean, send: (text: string) => void) {
-  const [queue, setQueue] = useState<PromptQueueState>(emptyQueue);
+  const [queue, setQueueState] = useState<PromptQueueState>(emptyQueue);
   const [error, setError] = useState<string>();
+  // The latest state at once, so two quick actions before a render both count.
   const current = useRef(queue);
-  current.current = queue;
+  const setQueue = useCallback((next: PromptQueueState) => {
+    current.current = next;
+    setQueueState(next);
+  }, []);
   const sendRef = useRef(send);
   sendRef.current = send;
 
   useEffect(() => {
     setQueue(emptyQueue);
     setError(undefined);
-  }, [session?.id]);
+  }, [session?.id]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A run just ended: its record says how.
   const wasRunning = useRef(running);
@@ -32,7 +36,7 @@ export function usePromptQueue(session: AgentSession | undefined, running: boole
     const step = onRunEnded(current.current, last.status, last.reason);
     setQueue(step.state);
     if (step.send !== undefined) sendRef.current(step.send);
-  }, [running, session]);
+  }, [running, session, setQueue]);
 
   const add = useCallback((text: string) => {
     try {
@@ -41,20 +45,20 @@ export function usePromptQueue(session: AgentSession | undefined, running: boole
     } catch (e) {
       setError((e as Error).message);
     }
-  }, []);
+  }, [setQueue]);
 
   /** Take message `id` out of the queue (dropped, or back into the prompt box): its text. */
   const take = useCallback((id: number) => {
     const text = current.current.items.find((q) => q.id === id)?.text;
     setQueue(dequeue(current.current, id));
     return text;
-  }, []);
+  }, [setQueue]);
 
   const sendNext = useCallback(() => {
     const step = resume(current.current);
     setQueue(step.state);
     if (step.send !== undefined) sendRef.current(step.send);
-  }, []);
+  }, [setQueue]);
 
   return { items: queue.items, paused: queue.paused, error, add, take, sendNext };
 }
