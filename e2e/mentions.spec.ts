@@ -223,3 +223,27 @@ test("a file past the size cap is cut: the chip says how much of it is sent, and
   expect(text).not.toContain("\n20000\n");
   await expect(transcript(page).getByTestId("mention-chip")).toContainText(/@big\.txt · 3\d\.\d KB of 106\.3 KB/);
 });
+
+test("@# offers the TypeScript service's declarations; a picked symbol sends its declaration's lines", async ({ page }) => {
+  await createWorkspace(page, "Symbol mentions");
+  await useMockModel(page, server.url);
+  server.setScript([{ text: "It builds a greeting." }]);
+  // Typed right away: the popup asks the TypeScript service again until it has read the workspace.
+  await box(page).click();
+  await page.keyboard.type("explain @#gre");
+  const first = popup(page).getByRole("option").first();
+  await expect(first).toHaveText(/^@#greet\s*function · src\/greet\.ts:1$/, { timeout: 30_000 });
+  await page.keyboard.press("Enter");
+  await expect(box(page)).toHaveValue("explain @#greet ");
+  const chip = page.getByRole("list", { name: "Mentioned context" }).getByTestId("mention-chip");
+  await expect(chip).toHaveText(/^@#greet · \d+ B/);
+  await page.keyboard.press("Enter");
+  await expect(transcript(page)).toContainText("It builds a greeting.");
+  const sent = userText(server.requests.find((r) => r.method === "POST")!);
+  expect(sent).toContain('<symbol source=\\"src/greet.ts:1-3\\">');
+  expect(sent).toContain("export function greet(name: string): string {");
+  // A name nothing declares is sent as plain text with a note, never guessed.
+  await box(page).click();
+  await page.keyboard.type("and @#nothingLikeThis");
+  await expect(chip).toHaveAttribute("title", /No declaration named nothingLikeThis/);
+});

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { insertMention, mentionKey, mentionQueryAt, parseMentions, rankMentionCandidates, removeMention, type MentionCandidate, type MentionRef } from "@/lib/agent/mentions";
+import { insertMention, mentionKey, mentionQueryAt, parseMentions, rankMentionCandidates, removeMention, type MentionCandidate, type MentionRef, type SymbolEntry } from "@/lib/agent/mentions";
 import { applyTotalCap, DEFAULT_MENTION_CAPS, type ContextItem } from "@/lib/agent/mentions-context";
 import { MentionChip } from "./MentionChip";
 import { ImageError, MAX_IMAGES_PER_MESSAGE, imageFromBytes, type ImageAttachment } from "@/lib/agent/images";
@@ -10,6 +10,8 @@ export type MentionSupport = {
   entries: readonly { path: string; kind: "file" | "folder" }[];
   /** The item as it would be sent now (the chip shows its size and any cut). */
   preview: (ref: MentionRef) => Promise<ContextItem>;
+  /** The workspace's declarations (the TypeScript service's), for `@#`: read when the popup asks. */
+  symbols?: () => Promise<SymbolEntry[]>;
 };
 
 /**
@@ -111,7 +113,31 @@ export function Composer(props: {
   const shown = read.every((i) => i !== undefined) ? applyTotalCap(read as ContextItem[], DEFAULT_MENTION_CAPS.totalBytes) : read;
 
   const query = entries && !props.disabled ? mentionQueryAt(text, caret) : undefined;
-  const candidates: MentionCandidate[] = query && query.start !== dismissedAt ? rankMentionCandidates(query.query, entries!) : [];
+  // Symbols are read when `@#` is typed, once per popup (the service may still be starting).
+  const [symbols, setSymbols] = useState<SymbolEntry[]>();
+  const wantsSymbols = !!query?.query.startsWith("#");
+  const loadSymbols = props.mentions?.symbols;
+  useEffect(() => {
+    if (!wantsSymbols) return setSymbols(undefined);
+    if (!loadSymbols) return;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Right after the workspace opens the service may know no file yet: ask again a few times.
+    const load = (triesLeft: number) =>
+      loadSymbols()
+        .catch(() => [] as SymbolEntry[])
+        .then((list) => {
+          if (cancelled) return;
+          setSymbols(list);
+          if (list.length === 0 && triesLeft > 0) timer = setTimeout(() => load(triesLeft - 1), 800);
+        });
+    void load(6);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [wantsSymbols, loadSymbols, query?.start]);
+  const candidates: MentionCandidate[] = query && query.start !== dismissedAt ? rankMentionCandidates(query.query, entries!, 12, symbols) : [];
   const popupOpen = candidates.length > 0;
   const active = Math.min(picked, Math.max(0, candidates.length - 1));
 
@@ -181,7 +207,7 @@ export function Composer(props: {
       {spans.length > 0 && (
         <ul className="mention-chips" aria-label="Mentioned context">
           {spans.map((s, i) => {
-            const label = s.ref.kind === "file" ? s.ref.path : s.ref.kind === "folder" ? `${s.ref.path}/` : s.ref.kind;
+            const label = s.ref.kind === "file" ? s.ref.path : s.ref.kind === "folder" ? `${s.ref.path}/` : s.ref.kind === "symbol" ? `#${s.ref.name}` : s.ref.kind;
             return <MentionChip key={mentionKey(s.ref)} label={label} item={shown[i]} onRemove={() => setText(removeMention(text, s))} />;
           })}
         </ul>

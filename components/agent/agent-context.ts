@@ -26,6 +26,11 @@ export function mentionSources(deps: AgentDeps, activePath: () => string | undef
       if (diff.exitCode !== 0) diff = await shell.exec("git diff");
       return `$ git status --short\n${status.stdout}${diff.stdout ? `\n$ git diff HEAD\n${diff.stdout}` : ""}`;
     },
+    // The TypeScript service's declarations of the open workspace (Monaco is already on this page).
+    symbols: async (name) => {
+      const { workspaceSymbols } = await import("@/components/editor/ts-symbols");
+      return (await workspaceSymbols()).filter((s) => s.name === name);
+    },
     // The same list the Problems panel and the status bar show.
     problems: async () => {
       const text = formatProblems(workspaceProblems.list());

@@ -22,6 +22,12 @@ export function useMentionSupport(ws: WorkspaceState, session: AgentSession | un
     return {
       entries: mentionEntries(ws.tree, hidden ? (p) => hiddenRuleOf(hidden, p) !== null : undefined),
       preview: (ref) => resolveMention(ref, sources),
+      symbols: async () => {
+        const { workspaceSymbols } = await import("@/components/editor/ts-symbols");
+        const list = await workspaceSymbols();
+        // Declarations in files hidden from the agent are not offered either.
+        return hidden ? list.filter((s) => hiddenRuleOf(hidden, s.path) === null) : list;
+      },
     };
   }, [session, ws.tree, docs]);
 }

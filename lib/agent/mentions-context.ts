@@ -10,7 +10,7 @@
 import { looksBinary } from "../git/binary";
 import { formatBytes } from "../editor/file-kind";
 import type { WorkspaceFs } from "../fs/workspace-fs";
-import { mentionTokens, normaliseMentionPath, parseMentions, type MentionRef } from "./mentions";
+import { mentionTokens, normaliseMentionPath, parseMentions, type MentionRef, type SymbolEntry } from "./mentions";
 
 /** One mentioned thing, as attached to the user message (persisted with it; shown as a chip). */
 export type ContextItem = {
@@ -57,7 +57,12 @@ export interface MentionSources {
   diff?(): Promise<string>;
   /** The Problems list as text, one `path:line:col severity: message` per line ("No problems." when empty). */
   problems?(): Promise<string>;
+  /** The declarations named `name` (the TypeScript service's), for `@#name`. */
+  symbols?(name: string): Promise<SymbolEntry[]>;
 }
+
+/** Declarations of one name sent for a symbol mention (an overloaded or merged name has several). */
+const SYMBOL_DECLARATIONS = 3;
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -111,6 +116,8 @@ export async function resolveMention(ref: MentionRef, sources: MentionSources, c
       if (!text.trim()) return { kind: "diff", label: "diff", source: "git diff HEAD", text: "(no changes: the working tree matches HEAD)", size: 0, sent: 0, note: "No changes: the working tree matches HEAD." };
       return capped(ref, "diff", "git diff HEAD", text, caps.diffBytes, "the diff");
     }
+    case "symbol":
+      return resolveSymbol(ref, sources, caps);
     case "problems": {
       if (!sources.problems) return failed(ref, "problems", "Problems", "No Problems list is available here.");
       const text = await sources.problems();
@@ -131,6 +138,31 @@ async function resolveFile(ref: Extract<MentionRef, { kind: "file" }>, wsfs: Wor
   }
   if (looksBinary(bytes)) return failed(ref, path, path, `A binary file (${formatBytes(bytes.length)}): not sent.`, bytes.length);
   return capped(ref, path, path, dec.decode(bytes), caps.fileBytes, "the file");
+}
+
+async function resolveSymbol(ref: Extract<MentionRef, { kind: "symbol" }>, sources: MentionSources, caps: MentionCaps): Promise<ContextItem> {
+  const label = `#${ref.name}`;
+  if (!sources.symbols) return failed(ref, label, label, "No TypeScript service here to find symbols.");
+  const found = (await sources.symbols(ref.name).catch(() => [] as SymbolEntry[])).filter((s) => s.name === ref.name);
+  if (found.length === 0) return failed(ref, label, label, `No declaration named ${ref.name} in the workspace's TS/JS files.`);
+  const parts: string[] = [];
+  const where: string[] = [];
+  for (const s of found.slice(0, SYMBOL_DECLARATIONS)) {
+    let text: string;
+    try {
+      text = dec.decode(await sources.wsfs.readFile(s.path));
+    } catch {
+      continue; // hidden from the agent (not sent, not named), or gone since the service read it
+    }
+    const lines = text.split("\n").slice(s.startLine - 1, s.endLine);
+    const at = `${s.path}:${s.startLine}-${s.endLine}`;
+    where.push(at);
+    parts.push(`// ${s.kind} ${s.name} (${at})\n${lines.join("\n")}`);
+  }
+  if (parts.length === 0) return failed(ref, label, label, `The declarations of ${ref.name} are hidden from the agent.`);
+  const item = capped(ref, label, where.join(", "), parts.join("\n\n"), caps.fileBytes, "the declaration");
+  if (found.length > SYMBOL_DECLARATIONS) item.note = [item.note, `${found.length - SYMBOL_DECLARATIONS} more declarations of ${ref.name} left out.`].filter(Boolean).join(" ");
+  return item;
 }
 
 async function resolveFolder(ref: Extract<MentionRef, { kind: "folder" }>, wsfs: WorkspaceFs, caps: MentionCaps): Promise<ContextItem> {
@@ -191,7 +223,7 @@ export async function resolveMentionsIn(prompt: string, sources: MentionSources,
   for (const t of mentionTokens(prompt)) {
     for (const raw of t.candidates) {
       const path = normaliseMentionPath(raw);
-      if (!path || known.has(path) || raw === "selection" || raw === "diff" || raw === "problems") continue;
+      if (!path || known.has(path) || raw === "selection" || raw === "diff" || raw === "problems" || raw.startsWith("#")) continue;
       const st = await sources.wsfs.stat(path).catch(() => null);
       known.set(path, st?.type === "file" ? "file" : st?.type === "dir" ? "folder" : undefined);
     }
@@ -210,7 +242,7 @@ function attr(v: string): string {
 export function contextBlock(items: readonly ContextItem[]): string {
   if (items.length === 0) return "";
   const parts = items.map((i) => {
-    const tag = i.kind === "folder" || i.kind === "selection" || i.kind === "diff" || i.kind === "problems" ? i.kind : "file";
+    const tag = i.kind === "folder" || i.kind === "selection" || i.kind === "diff" || i.kind === "problems" || i.kind === "symbol" ? i.kind : "file";
     const note = i.note ? ` note=${attr(i.note)}` : "";
     return `<${tag} source=${attr(i.source)}${note}>\n${i.text}${i.text.endsWith("\n") || !i.text ? "" : "\n"}</${tag}>`;
   });

@@ -1,7 +1,8 @@
 /**
  * @-mentions in a prompt: `@src/greet.ts`, `@src/` (a folder), `@"docs/my notes.md"` (a path
  * with spaces), `@selection` (the editor's selection), `@diff` (the working tree's changes),
- * `@problems` (the errors and warnings of the Problems list).
+ * `@problems` (the errors and warnings of the Problems list), `@#greet` (a symbol: its declaration,
+ * found by the TypeScript service when the prompt is sent).
  *
  * The prompt's text is the one source of truth: the composer's chips and the context the model
  * reads are both what `parseMentions` finds in it, so deleting the text drops the chip, and a
@@ -10,7 +11,13 @@
  */
 import { fuzzyMatch } from "../search/fuzzy";
 
-export type MentionRef = { kind: "file"; path: string } | { kind: "folder"; path: string } | { kind: "selection" } | { kind: "diff" } | { kind: "problems" };
+export type MentionRef = { kind: "file"; path: string } | { kind: "folder"; path: string } | { kind: "symbol"; name: string } | { kind: "selection" } | { kind: "diff" } | { kind: "problems" };
+
+/** A declaration the TypeScript service knows (for the popup and for what a symbol mention sends). */
+export type SymbolEntry = { name: string; kind: string; path: string; startLine: number; endLine: number; container?: string };
+
+/** `greet`, `Greeter.hello`: an identifier, optionally one member deep. */
+const SYMBOL_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?$/;
 
 type SpecialKind = "selection" | "diff" | "problems";
 const isSpecial = (raw: string): raw is SpecialKind => raw === "selection" || raw === "diff" || raw === "problems";
@@ -33,12 +40,13 @@ const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 
 /** One key per mentioned thing (the same file twice is one chip, one context item). */
 export function mentionKey(ref: MentionRef): string {
-  return ref.kind === "file" || ref.kind === "folder" ? `${ref.kind}:${ref.path}` : ref.kind;
+  return ref.kind === "file" || ref.kind === "folder" ? `${ref.kind}:${ref.path}` : ref.kind === "symbol" ? `symbol:${ref.name}` : ref.kind;
 }
 
 /** How a mention is written in a prompt: `@src/a.ts`, `@src/`, `@"a b.ts"`, `@selection`. */
 export function mentionText(ref: MentionRef): string {
   if (ref.kind === "selection" || ref.kind === "diff" || ref.kind === "problems") return `@${ref.kind}`;
+  if (ref.kind === "symbol") return `@#${ref.name}`;
   const p = ref.kind === "folder" ? `${ref.path}/` : ref.path;
   return /[\s"]/.test(p) ? `@"${p.replace(/"/g, "")}"` : `@${p}`;
 }
@@ -92,6 +100,10 @@ export function mentionTokens(text: string): { start: number; length: number; ca
 function refFor(candidates: string[], lookup: PathLookup): MentionRef | undefined {
   for (const raw of candidates) {
     if (isSpecial(raw)) return { kind: raw };
+    if (raw.startsWith("#")) {
+      if (SYMBOL_NAME.test(raw.slice(1))) return { kind: "symbol", name: raw.slice(1) };
+      continue;
+    }
     const path = normaliseMentionPath(raw);
     if (!path) continue;
     const kind = lookup(path);
@@ -132,7 +144,8 @@ export type MentionCandidate = { ref: MentionRef; label: string; description?: s
  * The popup's list for a query: the special mentions whose name starts with it, then files and
  * folders ranked by quick open's fuzzy match (folders written with a trailing "/").
  */
-export function rankMentionCandidates(query: string, entries: readonly { path: string; kind: "file" | "folder" }[], limit = 12): MentionCandidate[] {
+export function rankMentionCandidates(query: string, entries: readonly { path: string; kind: "file" | "folder" }[], limit = 12, symbols?: readonly SymbolEntry[]): MentionCandidate[] {
+  if (query.startsWith("#")) return rankSymbols(query.slice(1), symbols ?? [], limit);
   const q = query.toLowerCase();
   const specials: MentionCandidate[] = SPECIAL_MENTIONS.filter((s) => s.name.startsWith(q)).map((s) => ({ ref: { kind: s.name }, label: s.name, description: s.description, positions: [...q].map((_, i) => i) }));
   const ranked: { c: MentionCandidate; score: number }[] = [];
@@ -144,6 +157,22 @@ export function rankMentionCandidates(query: string, entries: readonly { path: s
   }
   ranked.sort((a, b) => b.score - a.score || a.c.label.localeCompare(b.c.label));
   return [...specials, ...ranked.map((r) => r.c)].slice(0, limit);
+}
+
+/** `@#` and a name: the declarations the TypeScript service knows, fuzzy-ranked by name (one candidate per name). */
+function rankSymbols(query: string, symbols: readonly SymbolEntry[], limit: number): MentionCandidate[] {
+  const best = new Map<string, { c: MentionCandidate; score: number }>();
+  for (const s of symbols) {
+    const m = query ? fuzzyMatch(query, s.name) : { score: 0, positions: [] };
+    if (!m) continue;
+    const prev = best.get(s.name);
+    if (prev && prev.score >= m.score) continue;
+    best.set(s.name, { c: { ref: { kind: "symbol", name: s.name }, label: `#${s.name}`, description: `${s.kind} · ${s.path}:${s.startLine}`, positions: m.positions.map((p) => p + 1) }, score: m.score });
+  }
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score || a.c.label.localeCompare(b.c.label))
+    .slice(0, limit)
+    .map((r) => r.c);
 }
 
 /** Files and folders of a tree (the file tree's nodes), for the popup and the composer's lookup. */
