@@ -75,3 +75,45 @@ test("in Plan mode a refused call says 'blocked by policy' at once, while the re
   await expect(edit).toHaveAttribute("data-status", "blocked");
   await expect(edit).toContainText("blocked by policy");
 });
+
+test("the prompt from the keyboard alone: the palette focuses it, Ctrl+Enter sends, Esc stops, ↑/↓ walk past prompts, Tab reaches the controls with a visible focus", async ({ page }) => {
+  await createWorkspace(page, "Keyboard prompt");
+  await useMockModel(page);
+  server.setScript([{ text: "First answer." }, { chunks: Array.from({ length: 60 }, (_, i) => `slow${i} `), delayMs: 200 }]);
+  const box = page.getByLabel("Message the agent");
+  const transcript = page.getByRole("log", { name: "Agent transcript" });
+
+  await page.keyboard.press("Control+Shift+P");
+  await page.keyboard.type("focus prompt");
+  await page.keyboard.press("Enter");
+  await expect(box).toBeFocused();
+  await page.keyboard.type("first question");
+  await page.keyboard.press("Control+Enter");
+  await expect(transcript).toContainText("First answer.");
+  await expect(box).toHaveValue("");
+
+  await page.keyboard.type("a long one");
+  await page.keyboard.press("Control+Enter");
+  await expect(transcript).toContainText("slow2");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
+  await expect(transcript).toContainText("(stopped)");
+  expect(await transcript.textContent()).not.toContain("slow59");
+
+  // ↑ on an empty box brings back the last prompt, again the one before; ↓ comes back.
+  await expect(box).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(box).toHaveValue("a long one");
+  await page.keyboard.press("ArrowUp");
+  await expect(box).toHaveValue("first question");
+  await page.keyboard.press("ArrowDown");
+  await expect(box).toHaveValue("a long one");
+
+  // Tab leaves the box for the controls beside it, each showing where the focus is.
+  for (const name of ["Act", "Plan"]) {
+    await page.keyboard.press("Tab");
+    const focused = page.locator(":focus");
+    await expect(focused).toHaveText(name);
+    expect(await focused.evaluate((el) => el.matches(":focus-visible") && getComputedStyle(el).outlineStyle !== "none")).toBe(true);
+  }
+});
