@@ -39,7 +39,7 @@ test("attach a screenshot, send it with the prompt: the model gets it as an imag
   await expect(option.getByRole("checkbox")).not.toBeChecked();
 });
 
-test("paste an image into the prompt box, remove it; a file that is not an image is refused with a clear message", async ({ page }) => {
+test("paste or drop images on the prompt box, remove them; a file that is not an image is refused with a clear message", async ({ page }) => {
   await createWorkspace(page, "Paste images");
   await useMockModel(page, server.url);
   const box = page.getByLabel("Message the agent");
@@ -55,6 +55,19 @@ test("paste an image into the prompt box, remove it; a file that is not an image
   await expect(attached(page)).toContainText("1 KB");
   await page.getByRole("button", { name: "Remove image 1" }).click();
   await expect(attached(page)).toHaveCount(0);
+
+  // Files dropped on the prompt box, as from the desktop: the image comes in, the other is refused.
+  await box.evaluate((el, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+    data.items.add(new File(["plain text"], "readme.txt", { type: "text/plain" }));
+    el.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+    el.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, PNG_B64);
+  await expect(attached(page).getByRole("img", { name: "dropped.png" })).toBeVisible();
+  await expect(page.getByTestId("image-error")).toHaveText('"readme.txt" is not a PNG, JPEG, GIF or WebP image.');
+  await page.getByRole("button", { name: "Remove image 1" }).click();
 
   await page.getByLabel("Attach images").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just text, named like an image") });
   await expect(page.getByTestId("image-error")).toHaveText('"notes.png" is not a PNG, JPEG, GIF or WebP image.');
