@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { insertMention, mentionKey, mentionQueryAt, parseMentions, rankMentionCandidates, removeMention, type MentionCandidate, type MentionRef, type SymbolEntry } from "@/lib/agent/mentions";
 import { applyTotalCap, DEFAULT_MENTION_CAPS, type ContextItem } from "@/lib/agent/mentions-context";
 import { MentionChip } from "./MentionChip";
+import { ImageThumb } from "./ImageThumb";
 import { ImageError, MAX_IMAGES_PER_MESSAGE, imageFromBytes, type ImageAttachment } from "@/lib/agent/images";
 
 /** What the prompt box needs to offer @-mentions: the workspace's files and folders, and a preview of one. */
@@ -63,11 +64,9 @@ export function Composer(props: {
         errors.push(e instanceof ImageError ? e.message : `${f.name}: ${(e as Error).message}`);
       }
     }
-    setImages((cur) => {
-      const room = MAX_IMAGES_PER_MESSAGE - cur.length;
-      if (added.length > room) errors.push(`A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images; ${added.length - Math.max(0, room)} left out.`);
-      return [...cur, ...added.slice(0, Math.max(0, room))];
-    });
+    const kept = added.slice(0, Math.max(0, MAX_IMAGES_PER_MESSAGE - images.length));
+    if (kept.length < added.length) errors.push(`A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images; ${added.length - kept.length} left out.`);
+    setImages((cur) => [...cur, ...kept].slice(0, MAX_IMAGES_PER_MESSAGE));
     setImageError(errors.length ? errors.join(" ") : undefined);
   };
   const pendingCaret = useRef<number | undefined>(undefined);
@@ -216,7 +215,7 @@ export function Composer(props: {
         <ul className="composer-images" aria-label="Attached images">
           {images.map((img, i) => (
             <li key={i}>
-              <img src={`data:${img.mediaType};base64,${img.data}`} alt={img.name ?? `Image ${i + 1}`} />
+              <ImageThumb img={img} alt={img.name ?? `Image ${i + 1}`} />
               <span className="muted">{img.bytes < 1024 * 1024 ? `${Math.ceil(img.bytes / 1024)} KB` : `${(img.bytes / 1024 / 1024).toFixed(1)} MB`}</span>
               <button className="link" aria-label={`Remove image ${i + 1}`} onClick={() => setImages(images.filter((_, k) => k !== i))}>
                 ×

@@ -7,6 +7,7 @@ import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
 import { PlanCard, type PlanDecision } from "./PlanCard";
 import { MentionChip } from "./MentionChip";
+import { ImageThumb } from "./ImageThumb";
 import type { Plan } from "@/lib/modes";
 
 /** The conversation: prompts, streamed markdown, tool rows, and the run's notices (checkpoints, retries, errors). */
@@ -130,7 +131,7 @@ export function Transcript(props: {
             <ul className="msg-images" aria-label="Images sent with this message">
               {m.images.map((img, i) => (
                 <li key={i}>
-                  <img src={`data:${img.mediaType};base64,${img.data}`} alt={img.name ?? `Image ${i + 1}`} title={img.name} />
+                  <ImageThumb img={img} alt={img.name ?? `Image ${i + 1}`} title={img.name} />
                 </li>
               ))}
             </ul>

@@ -5,7 +5,7 @@ import { createBrowserAgentDeps, type AgentMode, type AgentSession, type Session
 import type { ImageAttachment } from "@/lib/agent/images";
 import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
-import { SessionStore, attachAutosave, searchSessions, type SessionMeta } from "@/lib/sessions";
+import { SessionStore, attachAutosave, searchSessions, type SearchableSession, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
 import { DEFAULT_ORCHESTRATION_CAP, modedChildFactory } from "@/lib/orchestrate";
 import { Orchestrations } from "@/components/orchestrate/orchestrations";
@@ -237,18 +237,14 @@ export function useAgent(ws: WorkspaceState) {
 
   const setMode = useCallback((mode: AgentMode) => session?.setMode(mode), [session]);
 
-  // Whole-transcript search: each stored session is read once per version of it; the open one as it is now.
+  // Whole-transcript search: each stored session is read once per version of it; the open one as it is now (not copied).
   const loaded = useRef(new Map<string, SessionData>());
   const searchHistory = useCallback(
     async (query: string) => {
       const metas = await store.list(ws.meta.id);
-      const datas: SessionData[] = [];
-      if (session && !metas.some((m) => m.id === session.id)) datas.push(session.toJSON());
+      const datas: SearchableSession[] = session ? [{ id: session.id, title: session.state.title, updatedAt: session.state.updatedAt, messages: session.state.messages }] : [];
       for (const m of metas) {
-        if (m.id === session?.id) {
-          datas.push(session.toJSON());
-          continue;
-        }
+        if (m.id === session?.id) continue;
         let d = loaded.current.get(m.id);
         if (!d || d.updatedAt !== m.updatedAt) {
           d = await store.load(m.id);

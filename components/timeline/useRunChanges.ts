@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentSession } from "@/lib/agent";
 import type { RunChanges, Timeline } from "@/lib/timeline";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import { useTreeVersion } from "./useTreeVersion";
 
 export type RevertDone = { txid: string; what: string; files: number; all: boolean };
 
@@ -17,20 +18,8 @@ export function useRunChanges(ws: WorkspaceState, session: AgentSession | undefi
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [lastRevert, setLastRevert] = useState<RevertDone>();
-  const [treeVersion, setTreeVersion] = useState(0);
+  const [treeVersion, bumpTreeVersion] = useTreeVersion(ws.wsfs);
   const [lastRun, setLastRun] = useState<{ run: number; files: number }>();
-
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = ws.wsfs.journal.subscribe(() => {
-      clearTimeout(timer);
-      timer = setTimeout(() => setTreeVersion((v) => v + 1), 200);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [ws.wsfs]);
 
   // Another session: its turns are other turns.
   useEffect(() => {
@@ -100,14 +89,14 @@ export function useRunChanges(ws: WorkspaceState, session: AgentSession | undefi
       try {
         await fn();
         await ws.refresh();
-        setTreeVersion((v) => v + 1);
+        bumpTreeVersion();
       } catch (e) {
         setError((e as Error).message);
       } finally {
         setBusy(false);
       }
     },
-    [ws],
+    [ws, bumpTreeVersion],
   );
 
   const revert = useCallback(

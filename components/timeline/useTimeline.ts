@@ -6,6 +6,7 @@ import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import { listDirOf } from "@/lib/fs/listing";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import { useTreeVersion } from "./useTreeVersion";
 
 const loadEngine = () => import("@/lib/checkpoints");
 
@@ -28,7 +29,8 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
   const [lastRestore, setLastRestore] = useState<RestoreOutcome>();
   const [busy, setBusy] = useState(false);
   const [reloadNonce, setReloadNonce] = useState(0);
-  const [treeVersion, setTreeVersion] = useState(0);
+  // The working tree changed (editor, terminal, agent, restore): a shown preview is recomputed.
+  const [treeVersion] = useTreeVersion(ws.wsfs);
 
   // Reload when the session's shape changes: a run starts or ends, a checkpoint lands, the
   // conversation is rewound while idle. Not on each message of a running turn.
@@ -61,19 +63,6 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
     }
   }, [ticks, wantedRef]);
 
-  // The working tree changed (editor, terminal, agent, restore): a shown preview is recomputed.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = ws.wsfs.journal.subscribe(() => {
-      clearTimeout(timer);
-      timer = setTimeout(() => setTreeVersion((v) => v + 1), 200);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [ws.wsfs]);
-
   const tick = selected === null ? undefined : ticks[selected];
   const latest = useRef<string | undefined>(undefined);
   useEffect(() => {
@@ -95,12 +84,13 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
 
   const reload = useCallback(() => setReloadNonce((n) => n + 1), []);
 
-  const restore = useCallback(
-    async (t: Tick, choice: RestoreChoice) => {
+  /** A restore of some kind: it becomes the last one (Undo restore), the view goes back to now. */
+  const applyRestore = useCallback(
+    async (work: (s: AgentSession) => Promise<RestoreOutcome>) => {
       if (!session) return;
       setBusy(true);
       try {
-        const out = await timeline.restore(session, t, choice);
+        const out = await work(session);
         setLastRestore(out);
         setSelected(null);
         reload();
@@ -110,26 +100,10 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
         setBusy(false);
       }
     },
-    [session, timeline, ws, reload],
+    [session, ws, reload],
   );
-
-  const undoStep = useCallback(
-    async (t: Tick) => {
-      if (!session) return;
-      setBusy(true);
-      try {
-        const out = await timeline.undoStep(session, t);
-        setLastRestore(out);
-        setSelected(null);
-        reload();
-        await ws.refresh();
-        return out;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [session, timeline, ws, reload],
-  );
+  const restore = useCallback((t: Tick, choice: RestoreChoice) => applyRestore((s) => timeline.restore(s, t, choice)), [applyRestore, timeline]);
+  const undoStep = useCallback((t: Tick) => applyRestore((s) => timeline.undoStep(s, t)), [applyRestore, timeline]);
 
   const undo = useCallback(async () => {
     if (!session || !lastRestore) return;

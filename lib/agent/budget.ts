@@ -37,11 +37,11 @@ export class Budget {
     if (total && total > 0 && chars > 0) this.tokensPerChar.set(modelId, total / chars);
   }
 
-  /** Add a request's usage to the run and the session, and tell the UI. */
-  charge(state: RunState, usage: UsageTotals, estimated?: boolean): void {
-    state.usage = addUsage(state.usage, usage);
+  /** Add a request's usage to the run (none: a request outside a run, such as /compact's summary) and the session, and tell the UI. */
+  charge(state: RunState | undefined, usage: UsageTotals, estimated?: boolean): void {
+    if (state) state.usage = addUsage(state.usage, usage);
     this.core.usage = addUsage(this.core.usage, usage);
-    this.core.emit({ type: "usage", runId: state.runId, step: usage, run: state.usage, session: { ...this.core.usage }, ...(estimated ? { estimated: true } : {}) });
+    this.core.emit({ type: "usage", ...(state ? { runId: state.runId } : {}), step: usage, run: state ? state.usage : usage, session: { ...this.core.usage }, ...(estimated ? { estimated: true } : {}) });
   }
 
   /** Count a request that ended without a usage report: its input, and the output that arrived. */

@@ -215,15 +215,15 @@ export function applyCompaction(messages: readonly AgentMessage[], state: Compac
   return { messages: [...messages.slice(0, head + 1), summary, ...messages.slice(through + 1)], summarized: middle.length };
 }
 
+/** The first line of a summary message, whoever wrote the summary. */
+function compactedLine(count: number, reason: "auto" | "manual"): string {
+  return `Context summary: ${count} earlier messages of this conversation were compacted${reason === "manual" ? " at the user's request (/compact)" : " to stay within the context window"}.`;
+}
+const CONTINUE_LINE = "Continue from this summary and the messages that follow it; re-read files if you need their exact current content.";
+
 /** The message that carries the model's summary in place of `count` messages. */
 function modelSummaryText(summary: string, count: number, reason: "auto" | "manual"): string {
-  return [
-    `Context summary: ${count} earlier messages of this conversation were compacted${reason === "manual" ? " at the user's request (/compact)" : " to stay within the context window"}; this is their summary.`,
-    "",
-    summary,
-    "",
-    "Continue from this summary and the messages that follow it; re-read files if you need their exact current content.",
-  ].join("\n");
+  return [compactedLine(count, reason), "", summary, "", CONTINUE_LINE].join("\n");
 }
 
 /** The summary text of the folded middle. */
@@ -246,7 +246,7 @@ export function summarize(middle: readonly AgentMessage[], reason: "auto" | "man
     .map((m) => `- ${m.role}: ${clip(m.role === "assistant" ? textOf(m) || toolCallsOf(m).map((c) => `[called ${c.toolName}]`).join(" ") : textOf(m), 300)}`)
     .filter((l) => l.length > 12);
   const lines = [
-    `Context summary: ${middle.length} earlier messages of this conversation were compacted${reason === "manual" ? " at the user's request (/compact)" : " to stay within the context window"}.`,
+    compactedLine(middle.length, reason),
     "",
     `Compacted range: ${middle.length} messages (user ${roles.user}, assistant ${roles.assistant}, tool results ${roles.tool}), about ${estimateTokens(middle)} tokens.`,
   ];
@@ -257,7 +257,7 @@ export function summarize(middle: readonly AgentMessage[], reason: "auto" | "man
   }
   if (files.size) lines.push("", `Files touched or mentioned: ${[...files].sort().slice(0, 100).join(", ")}`);
   if (highlights.length) lines.push("", "Last highlights:", ...highlights);
-  lines.push("", "Continue from this summary and the messages that follow it; re-read files if you need their exact current content.");
+  lines.push("", CONTINUE_LINE);
   return lines.join("\n");
 }
 

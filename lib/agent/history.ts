@@ -5,7 +5,7 @@
  */
 import { applyCompaction, compactNow, toSummarize, type CompactionReport } from "./compaction";
 import { sessionSummarizer } from "./compaction-writer";
-import { addUsage } from "./pricing";
+import type { Budget } from "./budget";
 import type { ImageAttachment } from "./images";
 import { newSessionId } from "./ids";
 import { estimateTokens } from "./messages";
@@ -20,6 +20,7 @@ export class SessionHistory {
   constructor(
     private readonly core: SessionCore,
     private readonly checkpoints: RunCheckpoints,
+    private readonly budget: Budget,
     private readonly run: (prompt: string, opts: { signal?: AbortSignal; images?: readonly ImageAttachment[] }) => Promise<RunResult>,
   ) {}
 
@@ -48,13 +49,7 @@ export class SessionHistory {
     core.assertIdle("compact");
     const r = compactNow(core.messages, core.now());
     if (!r) return { summarizedMessages: 0 };
-    const summarize = sessionSummarizer(core, {
-      signal: opts.signal,
-      charge: (u) => {
-        core.usage = addUsage(core.usage, u);
-        core.emit({ type: "usage", step: u, run: u, session: { ...core.usage } });
-      },
-    });
+    const summarize = sessionSummarizer(core, { signal: opts.signal, charge: (u) => this.budget.charge(undefined, u) });
     const written = summarize ? await summarize(toSummarize(core.messages, r.state, core.compaction)) : {};
     if (written.summary) r.state.summary = written.summary;
     const before = estimateTokens(core.messages);

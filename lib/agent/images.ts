@@ -52,14 +52,23 @@ function label(name: string | undefined): string {
   return name ? `"${name.slice(0, 80)}"` : "The image";
 }
 
-/** An attachment from a file's bytes; throws an ImageError saying what is wrong with it. */
-export function imageFromBytes(bytes: Uint8Array, name?: string): ImageAttachment {
+/** The image's type when `bytes` are one the providers take; throws an ImageError saying what is wrong. */
+function checkedType(bytes: Uint8Array, name: string | undefined): ImageMediaType {
   const mediaType = sniffImageType(bytes);
   if (!mediaType) throw new ImageError(`${label(name)} is not a PNG, JPEG, GIF or WebP image.`);
   if (bytes.length > MAX_IMAGE_BYTES) throw new ImageError(`${label(name)} is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; an image can be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
-  const img: ImageAttachment = { mediaType, data: toBase64(bytes), bytes: bytes.length };
+  return mediaType;
+}
+
+function attachment(mediaType: ImageMediaType, data: string, bytes: number, name: string | undefined): ImageAttachment {
+  const img: ImageAttachment = { mediaType, data, bytes };
   if (name) img.name = name.slice(0, 200);
   return img;
+}
+
+/** An attachment from a file's bytes; throws an ImageError saying what is wrong with it. */
+export function imageFromBytes(bytes: Uint8Array, name?: string): ImageAttachment {
+  return attachment(checkedType(bytes, name), toBase64(bytes), bytes.length, name);
 }
 
 /** The images of one message, checked again as they enter the session (they may come from anywhere). */
@@ -76,7 +85,8 @@ export function checkImages(images: readonly unknown[] | undefined): ImageAttach
     } catch {
       throw new ImageError(`Image ${i + 1} has no valid base64 data.`);
     }
-    return imageFromBytes(bytes, typeof img.name === "string" ? img.name : undefined);
+    const name = typeof img.name === "string" ? img.name : undefined;
+    return attachment(checkedType(bytes, name), img.data, bytes.length, name); // the type and size from the bytes, whatever the labels say
   });
 }
 

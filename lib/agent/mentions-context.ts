@@ -242,7 +242,7 @@ function attr(v: string): string {
 export function contextBlock(items: readonly ContextItem[]): string {
   if (items.length === 0) return "";
   const parts = items.map((i) => {
-    const tag = i.kind === "folder" || i.kind === "selection" || i.kind === "diff" || i.kind === "problems" || i.kind === "symbol" ? i.kind : "file";
+    const tag = i.kind; // <file>, <folder>, <symbol>, <selection>, <diff>, <problems>
     const note = i.note ? ` note=${attr(i.note)}` : "";
     return `<${tag} source=${attr(i.source)}${note}>\n${i.text}${i.text.endsWith("\n") || !i.text ? "" : "\n"}</${tag}>`;
   });

@@ -81,7 +81,7 @@ export class AgentSession {
     core.policyHooks.register(checkpoints.hooks());
     const pipeline = new ToolPipeline(core, this.interactions);
     this.loop = new RunLoop(core, { pipeline, interactions: this.interactions, checkpoints, budget });
-    this.history = new SessionHistory(core, checkpoints, (prompt, opts) => this.run(prompt, opts));
+    this.history = new SessionHistory(core, checkpoints, budget, (prompt, opts) => this.run(prompt, opts));
     this.extensions = new SessionExtensions(core, this.commands);
   }
 

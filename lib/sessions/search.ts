@@ -6,7 +6,9 @@
  * the messages holding the most of those words, in conversation order.
  */
 import { textOf, toolCallsOf, type AgentMessage } from "../agent/messages";
-import type { SessionData } from "../agent/session";
+
+/** What is searched of a session: its saved form, or a live session's state. */
+export type SearchableSession = { id: string; title: string; updatedAt: number; messages: readonly AgentMessage[] };
 
 export type SearchWhere = "prompt" | "answer" | "tool call" | "tool result";
 
@@ -68,7 +70,7 @@ function snippetOf(text: string, lower: string, words: readonly string[]): strin
 }
 
 /** One session against the query's words: undefined when some word occurs nowhere in it. */
-export function searchSession(data: Pick<SessionData, "id" | "title" | "updatedAt" | "messages">, words: readonly string[]): SessionSearchResult | undefined {
+export function searchSession(data: SearchableSession, words: readonly string[]): SessionSearchResult | undefined {
   if (words.length === 0) return undefined;
   const title = data.title.toLowerCase();
   const pieces = searchPieces(data.messages).map((p) => ({ ...p, lower: p.text.toLowerCase() }));
@@ -96,7 +98,7 @@ export function searchSession(data: Pick<SessionData, "id" | "title" | "updatedA
 }
 
 /** Every matching session, most recently updated first. */
-export function searchSessions(sessions: readonly Pick<SessionData, "id" | "title" | "updatedAt" | "messages">[], query: string): SessionSearchResult[] {
+export function searchSessions(sessions: readonly SearchableSession[], query: string): SessionSearchResult[] {
   const words = queryWords(query);
   const out: SessionSearchResult[] = [];
   for (const s of sessions) {

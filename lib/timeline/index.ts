@@ -3,4 +3,4 @@ export { buildTimeline, conversationAt, runNumberOf, type Tick } from "./model";
 export { previewTick, previewFromDiff, lineCounts, isBinary, type Preview, type PreviewFile } from "./preview";
 export { Timeline, type TimelineSession, type RestoreChoice, type RestoreOutcome, type TimelineOptions } from "./timeline";
 export { workspaceHistory, titleOf, type HistoryEntry } from "./history";
-export { runBounds, runChanges, runChangeCount, type RunChanges, type RunChangeFile } from "./run-changes";
+export type { RunChanges, RunChangeFile } from "./run-changes";

@@ -11,16 +11,20 @@ import type { DiffEntry } from "../checkpoints/checkpoint";
 
 type Engine = typeof import("../checkpoints/index");
 
-export type PreviewFile = {
-  path: string;
-  /** What restoring this tick does to the file: "added" = it comes back, "deleted" = it goes away. */
-  change: "added" | "modified" | "deleted";
-  /** Lines restoring would add / remove (undefined for binary or very large files). */
+/** How a file differs between two sides, in lines (undefined for binary or very large files). */
+export type LineCounts = {
   added?: number;
   removed?: number;
   binary?: boolean;
   /** Only the executable bit or the file type differs. */
   modeOnly?: boolean;
+};
+
+export type PreviewFile = LineCounts & {
+  path: string;
+  /** What restoring this tick does to the file: "added" = it comes back, "deleted" = it goes away
+   * (and the line counts are what restoring would add / remove). */
+  change: "added" | "modified" | "deleted";
 };
 
 export type Preview = { ref: string; files: PreviewFile[]; ms: number };
@@ -49,16 +53,25 @@ export function lineCounts(from: Uint8Array | undefined, to: Uint8Array | undefi
  * the new side; the preview states them the way a restore would apply them.
  */
 export async function previewFromDiff(engine: Engine, ws: Workspace, entries: DiffEntry[]): Promise<PreviewFile[]> {
-  const oids = entries.flatMap((e) => [e.oldOid, e.newOid]).filter((o): o is string => !!o && !/^0{40}$/.test(o));
-  const blobs = await engine.readBlobs(ws, oids).catch(() => new Map<string, Uint8Array>());
-  return entries.map((e): PreviewFile => {
-    // Restoring goes from now (new side) back to the checkpoint (old side).
+  const counts = await diffLineCounts(engine, ws, entries);
+  return entries.map((e, i): PreviewFile => {
+    // Restoring goes from now (new side) back to the checkpoint (old side): the other way round.
     const change = e.change === "added" ? "deleted" : e.change === "deleted" ? "added" : "modified";
-    const now = e.newOid ? blobs.get(e.newOid) : undefined;
-    const then = e.oldOid ? blobs.get(e.oldOid) : undefined;
-    const f: PreviewFile = { path: e.path, change, ...lineCounts(now, then) };
-    if (e.change === "modified" && e.oldOid === e.newOid) f.modeOnly = true;
+    const { added, removed, ...rest } = counts[i]!;
+    const f: PreviewFile = { path: e.path, change, ...rest };
+    if (added !== undefined) Object.assign(f, { added: removed, removed: added });
     return f;
+  });
+}
+
+/** Each entry's lines from its old side to its new side, every blob involved read once. */
+export async function diffLineCounts(engine: Engine, ws: Workspace, entries: readonly DiffEntry[]): Promise<LineCounts[]> {
+  const oids = entries.flatMap((e) => [e.oldOid, e.newOid]).filter((o): o is string => !!o && !/^0{40}$/.test(o));
+  const blobs = oids.length ? await engine.readBlobs(ws, oids).catch(() => new Map<string, Uint8Array>()) : new Map<string, Uint8Array>();
+  return entries.map((e) => {
+    const c: LineCounts = lineCounts(e.oldOid ? blobs.get(e.oldOid) : undefined, e.newOid ? blobs.get(e.newOid) : undefined);
+    if (e.change === "modified" && e.oldOid === e.newOid) c.modeOnly = true;
+    return c;
   });
 }
 

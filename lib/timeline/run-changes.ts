@@ -3,8 +3,9 @@
  * every file that differs between the turn's own checkpoint (taken before its first change) and
  * the snapshot of what it left, with +/- line counts, and where the file is now: as the turn left
  * it, reverted, or changed again since (by hand or by a later turn) — reverting such a file also
- * undoes those later edits, which the view says before anyone clicks. Reverting goes through the engine's restore transaction,
- * scoped to the files asked for, so it never touches another file and has an undo.
+ * undoes those later edits, which the view says before anyone clicks. Reverting goes through the
+ * engine's restore transaction, scoped to the files asked for, so it never touches another file and
+ * has an undo.
  *
  * A turn whose end snapshot is missing (the run failed before it, or it is from before end
  * snapshots existed) is compared with the working tree now instead, and says so.
@@ -12,20 +13,14 @@
 import type { CheckpointInfo } from "../checkpoints/checkpoint";
 import type { Workspace } from "../checkpoints/engine";
 import { runNumberOf } from "./model";
-import { isBinary, lineCounts } from "./preview";
+import { diffLineCounts, isBinary, type LineCounts } from "./preview";
 
 type Engine = typeof import("../checkpoints/index");
 
-export type RunChangeFile = {
+export type RunChangeFile = LineCounts & {
   path: string;
-  /** What the turn did to the file. */
+  /** What the turn did to the file (and the line counts are what the turn added / removed). */
   change: "added" | "modified" | "deleted";
-  /** Lines the turn added / removed (undefined for binary or very large files). */
-  added?: number;
-  removed?: number;
-  binary?: boolean;
-  /** Only the executable bit or the file type changed. */
-  modeOnly?: boolean;
   /** The file now: as the turn left it, back as it was before the turn, or changed again since. */
   now: "as-left" | "reverted" | "changed-since";
 };
@@ -60,15 +55,10 @@ export async function runChanges(engine: Engine, ws: Workspace, checkpoints: rea
   // The working tree against both snapshots tells where each of these files is now.
   const differsFrom = async (ref: string) => new Set((await engine.diffWorkingTree(ws, ref)).map((e) => e.path));
   const [fromEnd, fromStart] = end && entries.length > 0 ? await Promise.all([differsFrom(end.ref), differsFrom(start.ref)]) : [new Set<string>(), undefined];
-  const oids = entries.flatMap((e) => [e.oldOid, e.newOid]).filter((o): o is string => !!o && !/^0{40}$/.test(o));
-  const blobs = oids.length ? await engine.readBlobs(ws, oids).catch(() => new Map<string, Uint8Array>()) : new Map<string, Uint8Array>();
-  const files = entries.map((e): RunChangeFile => {
-    const before = e.oldOid ? blobs.get(e.oldOid) : undefined;
-    const after = e.newOid ? blobs.get(e.newOid) : undefined;
+  const counts = await diffLineCounts(engine, ws, entries);
+  const files = entries.map((e, i): RunChangeFile => {
     const now = !fromEnd.has(e.path) ? "as-left" : fromStart && !fromStart.has(e.path) ? "reverted" : "changed-since";
-    const f: RunChangeFile = { path: e.path, change: e.change, ...lineCounts(before, after), now };
-    if (e.change === "modified" && e.oldOid === e.newOid) f.modeOnly = true;
-    return f;
+    return { path: e.path, change: e.change, ...counts[i], now };
   });
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const out: RunChanges = { run, startRef: start.ref, files };

@@ -105,14 +105,7 @@ export class Timeline {
       const r = await session.history.restoreFilesTo(tick.ref);
       out.txid = r.txid;
       out.changed = r.changed;
-      // The state the restore replaced becomes a tick: going back to it is one more restore away.
-      const engine = await this.opts.engine();
-      await engine
-        .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
-          label: `Before restoring to ${tick.title.toLowerCase()}${tick.detail ? `: ${tick.detail}` : ""}`.slice(0, SAVE_NAME_MAX),
-          as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
-        })
-        .catch(() => undefined); // the restore's own saved ref and Undo still hold that state
+      await this.markReplaced(session, r, `Before restoring to ${tick.title.toLowerCase()}${tick.detail ? `: ${tick.detail}` : ""}`);
     }
     if (choice !== "files") {
       const { keep, prompt } = conversationAt(tick, session.state.messages);
@@ -138,14 +131,20 @@ export class Timeline {
     const r = await session.history.restoreFilesTo(tick.since.ref, { paths });
     out.txid = r.txid;
     out.changed = r.changed;
-    await engine
-      .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
-        label: `Before undoing ${tick.title.toLowerCase()}${tick.detail ? `: ${tick.detail}` : ""}`.slice(0, SAVE_NAME_MAX),
-        as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
-      })
-      .catch(() => undefined);
+    await this.markReplaced(session, r, `Before undoing ${tick.title.toLowerCase()}${tick.detail ? `: ${tick.detail}` : ""}`);
     this.cache.clear();
     return out;
+  }
+
+  /** The state a files restore replaced becomes a tick: going back to it is one more restore away. */
+  private async markReplaced(session: TimelineSession, r: { txid: string; savedRef?: string }, label: string): Promise<void> {
+    const engine = await this.opts.engine();
+    await engine
+      .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
+        label: label.slice(0, SAVE_NAME_MAX),
+        as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
+      })
+      .catch(() => undefined); // the restore's own saved ref and its undo still hold that state
   }
 
   /** Undo a restore: the files as they were before it (itself a transaction), and the conversation. */
@@ -188,14 +187,7 @@ export class Timeline {
     if (stray) throw new Error(`Turn ${changes.run} did not change ${stray}.`);
     await session.history.checkpointsSettled();
     const r = await session.history.restoreFilesTo(changes.startRef, { paths: targets });
-    const what = paths && paths.length === 1 ? paths[0] : `turn ${changes.run}'s changes`;
-    const engine = await this.opts.engine();
-    await engine
-      .annotateCheckpoint(this.ws, r.savedRef ?? `refs/tabula/restore/${r.txid}`, {
-        label: `Before reverting ${what}`.slice(0, SAVE_NAME_MAX),
-        as: { sessionId: session.id, run: `restore-${r.txid}`, kind: "restore" },
-      })
-      .catch(() => undefined); // the restore's own saved ref and the undo still hold that state
+    await this.markReplaced(session, r, `Before reverting ${paths && paths.length === 1 ? paths[0] : `turn ${changes.run}'s changes`}`);
     this.cache.clear();
     return { txid: r.txid, changed: r.changed };
   }
