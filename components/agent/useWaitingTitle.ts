@@ -1,7 +1,6 @@
 "use client";
 import { useEffect } from "react";
-
-const PREFIX = "(Waiting for you) ";
+import { setTabWaiting } from "@/components/workbench/tab-title";
 
 /**
  * While the agent waits for an approval or an answer, the tab's title says so, so a tab in the
@@ -10,9 +9,7 @@ const PREFIX = "(Waiting for you) ";
 export function useWaitingTitle(waiting: boolean): void {
   useEffect(() => {
     if (!waiting) return;
-    if (!document.title.startsWith(PREFIX)) document.title = PREFIX + document.title;
-    return () => {
-      if (document.title.startsWith(PREFIX)) document.title = document.title.slice(PREFIX.length);
-    };
+    setTabWaiting(true);
+    return () => setTabWaiting(false);
   }, [waiting]);
 }

@@ -39,6 +39,7 @@ import { CommandsContext, useCommandRegistry } from "@/components/palette/Comman
 import { CommandPalette } from "@/components/palette/CommandPalette";
 import { useWorkbenchCommands } from "@/components/palette/useWorkbenchCommands";
 import { useRecentFiles } from "@/components/palette/useRecentFiles";
+import { setTabWorkspaceName } from "./tab-title";
 
 type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 
@@ -73,8 +74,12 @@ export default function Workbench({ id }: { id: string }) {
 
   useEffect(() => {
     if (!ws) return;
-    document.title = `${ws.meta.name} — Tabula`;
-    return ws.docs.subscribe(() => setActivePath(ws.docs.active));
+    setTabWorkspaceName(ws.meta.name);
+    const unsubscribe = ws.docs.subscribe(() => setActivePath(ws.docs.active));
+    return () => {
+      unsubscribe();
+      setTabWorkspaceName(undefined);
+    };
   }, [ws]);
 
   // Deep link: /w/<id>?open=path/to/file opens that file once the workspace is ready.
