@@ -16,7 +16,7 @@
  */
 import { unzlibSync, zlibSync } from "fflate";
 import type { IsoFs } from "../fs/types";
-import { crc32, sha1Hex, wrapObject, type ObjectType } from "./git-format";
+import { crc32, hashObject, sha1Hex, wrapObject, type ObjectType } from "./git-format";
 import { applyDelta, CODE_TYPE, encodePackIndex, PackIndex, TYPE_CODE } from "./pack-index";
 import {
   atomicWrite,
@@ -72,7 +72,7 @@ const DELTA_BASE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export type StoredObject = { type: ObjectType; content: Uint8Array };
 
-type Pending = { oid: string; type: ObjectType; wrapped: Uint8Array; headerLength: number };
+type Pending = { oid: string; type: ObjectType; content: Uint8Array };
 
 export type WriteStats = { objectsWritten: number; packsWritten: number; bytesWritten: number };
 
@@ -507,13 +507,12 @@ export class ObjectWriter {
   constructor(private readonly store: ObjectStore) {}
 
   async add(type: ObjectType, content: Uint8Array): Promise<string> {
-    const { wrapped, headerLength } = wrapObject(type, content);
-    const oid = await sha1Hex(wrapped);
+    const oid = await hashObject(type, content);
     if (this.pending.has(oid) || this.written.has(oid)) return oid;
     if (await this.store.has(oid)) return oid;
     if (this.pending.has(oid)) return oid; // added concurrently while we checked
-    this.pending.set(oid, { oid, type, wrapped, headerLength });
-    this.pendingBytes += wrapped.length;
+    this.pending.set(oid, { oid, type, content });
+    this.pendingBytes += content.length;
     if (this.pendingBytes >= AUTO_FLUSH_BYTES) await this.flush();
     return oid;
   }
@@ -527,7 +526,7 @@ export class ObjectWriter {
     this.pendingBytes = 0;
     if (items.length <= LOOSE_MAX) {
       await mapLimit(items, IO_LIMIT, async (it) => {
-        const deflated = zlibSync(it.wrapped, DEFLATE_FAST);
+        const deflated = zlibSync(wrapObject(it.type, it.content).wrapped, DEFLATE_FAST);
         await this.store.writeLoose(it.oid, deflated);
         this.stats.bytesWritten += deflated.length;
       });
@@ -535,7 +534,6 @@ export class ObjectWriter {
       for (const it of items) this.written.add(it.oid);
       return;
     }
-    const content = (i: Pending) => ({ oid: i.oid, type: i.type, content: i.wrapped.subarray(i.headerLength) });
     // A few changes: one small pack for everything. Bulk: trees and commits in one pack (a
     // restore reading a few trees then reads a small file), blobs in stored packs of ~2 MB.
     const groups: Pending[][] = [];
@@ -548,7 +546,7 @@ export class ObjectWriter {
       for (const b of items) {
         if (b.type !== "blob") continue;
         cur.push(b);
-        curBytes += b.wrapped.length;
+        curBytes += b.content.length;
         if (curBytes >= (bulk ? PACK_CHUNK : PACK_CHUNK * 3)) {
           groups.push(cur);
           cur = [];
@@ -559,7 +557,7 @@ export class ObjectWriter {
     }
     const names: string[] = [];
     for (const g of groups) {
-      const r = await this.store.writePack(g.map(content), bulk && g[0]!.type === "blob");
+      const r = await this.store.writePack(g, bulk && g[0]!.type === "blob");
       names.push(r.name);
       this.stats.packsWritten++;
       this.stats.bytesWritten += r.bytes;

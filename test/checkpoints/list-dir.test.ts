@@ -140,4 +140,19 @@ describe("node listing (syncListDir)", () => {
     expect(await inner(path.join(dir, "d.txt"))).toBeUndefined();
     expect(await inner(path.join(dir, "missing"))).toBeUndefined();
   });
+
+  it("lstats files and symlinks only: a subdirectory's type comes with the listing", async () => {
+    const dir = tempRepo();
+    dirs.push(dir);
+    writeFiles(dir, { "a/b/c.txt": "c", "a/d.txt": "d", "e/f/g/h.txt": "h" });
+    fs.symlinkSync("d.txt", path.join(dir, "a/link"));
+    const lstated: string[] = [];
+    const lstat = (p: string) => {
+      lstated.push(path.relative(dir, p));
+      return fs.lstatSync(p);
+    };
+    const c = await createCheckpoint({ fs: nodeFs, dir, listDir: syncListDir(fs.readdirSync, lstat) }, { sessionId: "s", run: 1 });
+    expect(c.tree).toBe(nativeTree(dir));
+    expect(lstated.sort()).toEqual(["a/b/c.txt", "a/d.txt", "a/link", "e/f/g/h.txt"]);
+  });
 });
