@@ -321,6 +321,10 @@ export class Scanner {
       await mapLimit(items, IO_LIMIT, (it) => this.hashOne(ctx, it, undefined));
       return;
     }
+    // In inode order: the walk finds files in whatever order its parallel listings finish,
+    // while a backend that numbers inodes as files are created (lightning-fs) keeps neighbours
+    // together, so sorted batches are a few ranged reads each instead of hundreds of gets.
+    items.sort((a, b) => (a.st.ino ?? 0) - (b.st.ino ?? 0));
     const batches: PendingFile[][] = [];
     for (let i = 0; i < items.length; i += READ_BATCH) batches.push(items.slice(i, i + READ_BATCH));
     const read = (batch: PendingFile[]) => {

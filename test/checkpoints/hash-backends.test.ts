@@ -18,7 +18,7 @@ afterEach(() => {
   while (dirs.length) rmrf(dirs.pop()!);
 });
 
-const BACKENDS: Sha1Backend[] = ["node", "subtle", "js"];
+const BACKENDS: Sha1Backend[] = ["node", "wasm", "subtle", "js"];
 
 describe.each(BACKENDS)("hashing with the %s backend", (backend) => {
   it("gives git hash-object's ids, for empty, text, binary and large contents", async () => {
