@@ -16,7 +16,7 @@ import { runSchedule } from "./runner.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Every file of the repository but native git's index and sample hooks, as one blob. */
-function packRepository(dir) {
+export function packRepository(dir) {
   const files = [];
   const chunks = [];
   let offset = 0;
@@ -38,7 +38,7 @@ function packRepository(dir) {
   return { files, data: Buffer.concat(chunks) };
 }
 
-function serve(routes) {
+export function serve(routes) {
   const server = http.createServer((req, res) => {
     const route = routes[req.url] ?? routes["/"];
     res.writeHead(200, { "content-type": route.type, "cache-control": "no-store" });

@@ -1,44 +1,19 @@
-import fs from "node:fs"; import os from "node:os"; import path from "node:path"; import http from "node:http";
+#!/usr/bin/env node
+/**
+ * CPU profile of engine ops in Chromium on the real-shaped repository (for tuning):
+ *   node bench/checkpoints/profile-real-browser.mjs [ops=cold]
+ *   e.g. cold,noChange:0,noChange:1   (the last op is profiled)
+ * Builds the repository with 2,000 commits (the history's length does not change these ops'
+ * work much and the build is quicker), prints each op's figures and phases, then the top
+ * self-time functions of the last one.
+ */
+import fs from "node:fs"; import os from "node:os"; import path from "node:path"; 
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
 import { buildBrowserBundle } from "./build.mjs";
 import { buildRealRepo, realShape } from "./real-shape.mjs";
+import { packRepository, serve } from "./real-shape-chromium.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** Every file of the repository but native git's index and sample hooks, as one blob. */
-function packRepository(dir) {
-  const files = [];
-  const chunks = [];
-  let offset = 0;
-  const walk = (rel) => {
-    for (const name of fs.readdirSync(path.join(dir, rel)).sort()) {
-      const r = rel ? `${rel}/${name}` : name;
-      if (r === ".git/index" || r === ".git/hooks" || r.startsWith(".git/bench-")) continue;
-      const st = fs.lstatSync(path.join(dir, r));
-      if (st.isDirectory()) walk(r);
-      else if (st.isFile()) {
-        const data = fs.readFileSync(path.join(dir, r));
-        files.push({ path: r, size: data.length, offset, exec: (st.mode & 0o100) !== 0 });
-        chunks.push(data);
-        offset += data.length;
-      }
-    }
-  };
-  walk("");
-  return { files, data: Buffer.concat(chunks) };
-}
-
-function serve(routes) {
-  const server = http.createServer((req, res) => {
-    const route = routes[req.url] ?? routes["/"];
-    res.writeHead(200, { "content-type": route.type, "cache-control": "no-store" });
-    res.end(route.body);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) })),
-  );
-}
-
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "prof-rs-"));
 const shape = realShape({ files: 10000, dirs: 3500 });
 const built = buildRealRepo(path.join(tmp, "n"), shape, { commits: 2000 });
@@ -57,7 +32,6 @@ await page.goto(server.url);
 await page.waitForFunction(() => globalThis.realBench !== undefined);
 await page.evaluate(() => globalThis.realBench.setup());
 const ops = (process.argv[2] ?? "cold").split(",");
-const profOp = process.argv[3] ?? ops[ops.length - 1];
 for (const [i, o] of ops.entries()) {
   const [name, rep = "0"] = o.split(":");
   const last = i === ops.length - 1;
