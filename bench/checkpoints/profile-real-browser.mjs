@@ -7,7 +7,9 @@
  * work much and the build is quicker), prints each op's figures and phases, then the top
  * self-time functions of the last one.
  */
-import fs from "node:fs"; import os from "node:os"; import path from "node:path"; 
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
 import { buildBrowserBundle } from "./build.mjs";
