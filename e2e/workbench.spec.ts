@@ -132,3 +132,45 @@ test("the branch picker creates a branch, and switching back brings main's files
   await picker.selectOption({ label: "⎇ feature" });
   await expect.poll(() => editorText(page)).toBe("on the branch\n");
 });
+
+test("a chosen colour theme wins over the OS for the page, the editor, the diff editor and the terminal, and is remembered", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await createWorkspace(page, "Theme choice");
+  await treeItem(page, "README.md").click();
+  const monaco = page.getByTestId("code-editor").locator(".monaco-editor").first();
+  await expect(monaco).not.toHaveClass(/vs-dark/);
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  // xterm paints its theme background on its scrollable element.
+  const terminal = page.getByTestId("terminal").locator(".xterm-scrollable-element").first();
+  await expect(terminal).toHaveCSS("background-color", "rgb(255, 255, 255)");
+
+  const choose = async (label: RegExp) => {
+    await page.keyboard.press("Control+Shift+P");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await palette.getByRole("combobox").fill("color theme");
+    await palette.getByRole("combobox").press("Enter");
+    const pick = page.getByRole("dialog", { name: "Color theme" });
+    await pick.getByRole("option", { name: label }).click();
+    await expect(pick).toBeHidden();
+  };
+  await choose(/^Dark/);
+  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(30, 31, 34)");
+  await expect(monaco).toHaveClass(/vs-dark/);
+  await expect(terminal).toHaveCSS("background-color", "rgb(30, 31, 34)");
+  // The OS switching does not override a choice...
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(30, 31, 34)");
+  // ...and the choice survives a reload, the diff editor included.
+  await page.reload();
+  await treeItem(page, "README.md").click();
+  await page.getByRole("button", { name: "Diff vs HEAD" }).click();
+  await expect(page.getByTestId("diff-editor").locator(".monaco-editor.modified-in-monaco-diff-editor")).toHaveClass(/vs-dark/);
+  // System: follows the OS again, live.
+  await choose(/^System/);
+  await expect(page.locator("body")).not.toHaveCSS("background-color", "rgb(30, 31, 34)");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(30, 31, 34)");
+  await expect(page.getByTestId("diff-editor").locator(".monaco-editor.modified-in-monaco-diff-editor")).toHaveClass(/vs-dark/);
+});

@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import { monaco, modelUri, prefersDark } from "./monaco-setup";
+import { workbenchTheme } from "@/lib/workbench/theme";
 import { currentTsWorkspace } from "./ts-workspace";
 import type { OpenDocument } from "@/lib/editor/documents";
 
@@ -60,12 +61,11 @@ export default function CodeEditor(props: {
       if (!model) return;
       latest.current.onChange(model.uri.path.slice(1), model.getValue());
     });
-    const media = matchMedia("(prefers-color-scheme: dark)");
-    const onScheme = () => monaco.editor.setTheme(media.matches ? "vs-dark" : "vs");
-    media.addEventListener("change", onScheme);
+    // Monaco's theme is global: the diff editor and the viewers follow too.
+    const offTheme = workbenchTheme().subscribe(() => monaco.editor.setTheme(prefersDark() ? "vs-dark" : "vs"));
     return () => {
       sub.dispose();
-      media.removeEventListener("change", onScheme);
+      offTheme();
       instance.dispose();
       editor.current = null;
     };

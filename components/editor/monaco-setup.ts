@@ -5,6 +5,7 @@
  */
 import * as monaco from "monaco-editor";
 import { loader } from "@monaco-editor/react";
+import { workbenchTheme } from "@/lib/workbench/theme";
 
 declare global {
   interface Window {
@@ -43,6 +44,7 @@ export function modelUri(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: "file", path: "/" + path });
 }
 
+/** Dark now: the chosen theme, or the system's (lib/workbench/theme.ts). */
 export function prefersDark(): boolean {
-  return typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
+  return workbenchTheme().dark;
 }

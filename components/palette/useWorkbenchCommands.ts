@@ -1,5 +1,6 @@
 "use client";
 import type { CommandRegistry } from "@/lib/workbench/commands";
+import { THEME_CHOICES, workbenchTheme, type ThemeChoice } from "@/lib/workbench/theme";
 import { isDirty } from "@/lib/editor/documents";
 import { listBranches } from "@/lib/git";
 import { validateNewName } from "@/lib/workspaces/file-ops";
@@ -119,6 +120,20 @@ export function useWorkbenchCommands(registry: CommandRegistry, a: WorkbenchActi
         if (!ws) return;
         const name = await ctx.ask({ title: "New branch name (created from the current commit)", placeholder: "feature/my-change" });
         if (name) await createAndCheckoutBranch(ws, name);
+      },
+    },
+    {
+      id: "preferences.colorTheme",
+      category: "Preferences",
+      title: "Color Theme…",
+      run: async (ctx) => {
+        const theme = workbenchTheme();
+        const label: Record<ThemeChoice, string> = { system: "System (follow the OS)", light: "Light", dark: "Dark" };
+        const choice = await ctx.pick({
+          title: "Color theme",
+          items: THEME_CHOICES.map((c) => ({ id: c, label: label[c], detail: c === theme.choice ? "current" : undefined })),
+        });
+        if (choice) theme.choose(choice as ThemeChoice);
       },
     },
     { id: "workspace.takeOver", category: "Workspace", title: "Edit in This Tab", enabled: !!ws && readOnly && !ws.deleted, run: () => ws?.takeOver() },

@@ -6,7 +6,8 @@ import { Unicode11Addon } from "@xterm/addon-unicode11";
 import "@xterm/xterm/css/xterm.css";
 import { LineEditor, toTerminalText, type LineAction } from "@/lib/terminal/line-editor";
 import { completions, type CommandHistory, type Shell, type ShellResult } from "@/lib/shell";
-import { prefersDark } from "./theme";
+import { prefersDark, terminalTheme } from "./theme";
+import { workbenchTheme } from "@/lib/workbench/theme";
 
 export interface TerminalHost {
   shell: Shell;
@@ -46,7 +47,10 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
       scrollback: 5000,
       // The Unicode 11 width tables (wide CJK and emoji) are a "proposed" API in xterm 6.
       allowProposedApi: true,
-      theme: prefersDark() ? { background: "#1e1f22", foreground: "#d7dae0" } : { background: "#ffffff", foreground: "#1f2328", cursor: "#1f2328", selectionBackground: "#b6d3ff" },
+      theme: terminalTheme(prefersDark()),
+    });
+    const offTheme = workbenchTheme().subscribe(() => {
+      term.options.theme = terminalTheme(prefersDark());
     });
     const fit = new FitAddon();
     term.loadAddon(fit);
@@ -253,6 +257,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
     resize.observe(hostRef.current!);
     return () => {
       disposed = true;
+      offTheme();
       running?.abort();
       resize.disconnect();
       links.dispose();
