@@ -73,3 +73,18 @@ test("two workspaces with the same name are told apart on the start page", async
   // A name used once needs no note.
   await expect(page.locator("tr[data-workspace-id]").filter({ has: page.getByRole("link", { name: "Single", exact: true }) }).getByTestId("workspace-disambiguation")).toHaveCount(0);
 });
+
+test("the side bar's tabs fit its width, each on one line, and Source Control is the Git tab", async ({ page }) => {
+  await createWorkspace(page, "Side bar tabs");
+  const strip = page.getByRole("tablist", { name: "Side bar" });
+  const box = (await strip.boundingBox())!;
+  for (const name of ["Explorer", "Search", "Source Control", "Problems"]) {
+    const tab = strip.getByRole("tab", { name });
+    const b = (await tab.boundingBox())!;
+    expect(b.x + b.width, `${name} ends inside the side bar`).toBeLessThanOrEqual(box.x + box.width + 0.5);
+    expect(b.height, `${name} on one line`).toBeLessThan(40);
+  }
+  await strip.getByRole("tab", { name: "Source Control" }).click();
+  await expect(strip.getByRole("tab", { name: "Source Control" })).toHaveText("Git");
+  await expect(strip.getByRole("tab", { name: "Source Control" })).toHaveAttribute("aria-selected", "true");
+});

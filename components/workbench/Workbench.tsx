@@ -364,8 +364,9 @@ export default function Workbench({ id }: { id: string }) {
                   >
                     Search
                   </button>
-                  <button role="tab" aria-selected={sidebar === "scm"} onClick={() => setSidebar("scm")} title="Source Control (Ctrl+Shift+G)">
-                    Source Control
+                  {/* "Git" on the tab (four names fit the sidebar's width), its full name for assistive tech. */}
+                  <button role="tab" aria-selected={sidebar === "scm"} onClick={() => setSidebar("scm")} aria-label="Source Control" title="Source Control (Ctrl+Shift+G)">
+                    Git
                   </button>
                   <button role="tab" aria-selected={sidebar === "problems"} onClick={() => setSidebar("problems")}>
                     Problems
