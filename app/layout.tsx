@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import "./globals.css";
 import { ServiceWorkerRegistration } from "@/components/common/ServiceWorkerRegistration";
 import { ThemeRoot } from "@/components/common/ThemeRoot";
+import { DropGuard } from "@/components/common/DropGuard";
 
 export const metadata: Metadata = {
   title: "Tabula",
@@ -28,6 +29,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         {children}
         <ServiceWorkerRegistration />
         <ThemeRoot />
+        <DropGuard />
       </body>
     </html>
   );

@@ -8,6 +8,7 @@ import { ConfirmDialog, ProgressBar } from "@/components/common/Dialog";
 import { SessionStore } from "@/lib/sessions";
 import { ProviderSettingsStore } from "@/lib/providers";
 import type { SessionImport } from "@/lib/share/session-bundle";
+import { readDropped, takeDropped } from "@/lib/workspaces/dropped-entries";
 
 /**
  * Import a .zip, a folder, or a session exported as a git bundle (files, checkpoints and the
@@ -23,6 +24,7 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
   const [includeIgnored, setIncludeIgnored] = useState(false);
   /** A large archive waits here until the user has seen its size and said yes. */
   const [largeZip, setLargeZip] = useState<{ name: string; bytes: Uint8Array; message: string }>();
+  const [dragging, setDragging] = useState(false);
 
   const run = async (name: string, kind: "zip" | "folder", read: () => Promise<ImportEntry[]>) => {
     setError(undefined);
@@ -88,8 +90,43 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
     );
   };
 
+  /** Dropped from the desktop: one .zip is imported as an archive; a folder (or loose files) as a folder. */
+  const onDrop = (dt: DataTransfer) => {
+    const files = Array.from(dt.files);
+    if (files.length === 1 && /\.zip$/i.test(files[0]!.name)) {
+      void onZip(files[0]);
+      return;
+    }
+    if (files.length === 1 && /\.bundle$/i.test(files[0]!.name)) {
+      void onBundle(files[0]);
+      return;
+    }
+    const dropped = takeDropped(dt.items as unknown as Parameters<typeof takeDropped>[0]); // now: the browser empties them after this handler
+    if (dropped.length === 0) return;
+    const name = dropped.length === 1 ? dropped[0]!.name : "Dropped files";
+    void run(name, "folder", () => readDropped(dropped));
+  };
+
   return (
-    <div className="card">
+    <div
+      className={`card${dragging ? " drop-target" : ""}`}
+      role="region"
+      aria-label="Import"
+      onDragOver={(e) => {
+        if (progress || !e.dataTransfer.types.includes("Files")) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "copy";
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.target === e.currentTarget) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        onDrop(e.dataTransfer);
+      }}
+    >
       <h3 style={{ marginTop: 0 }}>Import</h3>
       <div className="row">
         <button onClick={() => zipInput.current?.click()} disabled={!!progress}>
@@ -103,7 +140,7 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
         </button>
       </div>
       <p className="muted" style={{ margin: "6px 0 0" }}>
-        A folder or archive holding <code>.git</code> keeps its history, branches and remotes.{" "}
+        Or drop a folder, files or a .zip here. A folder or archive holding <code>.git</code> keeps its history, branches and remotes.{" "}
         <label>
           <input type="checkbox" checked={includeIgnored} onChange={(e) => setIncludeIgnored(e.target.checked)} /> Include ignored files (node_modules, build output…)
         </label>

@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { TreeNode, GitDecoration } from "@/lib/workspaces/tree-model";
 import { visibleRows } from "@/lib/workspaces/tree-model";
+import { takeDropped, type EntryLike, type FileLike } from "@/lib/workspaces/dropped-entries";
 
 export type TreeIntent =
   | { kind: "open"; path: string }
@@ -9,6 +10,8 @@ export type TreeIntent =
   | { kind: "rename"; path: string; newName: string }
   | { kind: "delete"; path: string }
   | { kind: "move"; path: string; toDir: string }
+  /** Files or folders dragged in from the desktop, to go into folder `toDir`. */
+  | { kind: "drop"; toDir: string; dropped: (EntryLike | FileLike)[] }
   | { kind: "diff"; path: string };
 
 type Editing = { kind: "create"; parent: string; type: "file" | "dir" } | { kind: "rename"; path: string };
@@ -39,6 +42,20 @@ export function FileTree(props: {
   const [draft, setDraft] = useState("");
   const [menu, setMenu] = useState<{ x: number; y: number; node?: TreeNode }>();
   const [dropTarget, setDropTarget] = useState<string>();
+  /** A row's folder for a drop: a folder itself, a file its parent (dropping onto a file puts things beside it). */
+  const folderOf = (node: TreeNode) => (node.type === "dir" ? node.path : node.path.includes("/") ? node.path.slice(0, node.path.lastIndexOf("/")) : "");
+  const acceptsDrag = (dt: DataTransfer) => dt.types.includes("application/x-tabula-path") || dt.types.includes("Files");
+  const onDropInto = (dt: DataTransfer, toDir: string) => {
+    const from = dt.getData("application/x-tabula-path");
+    if (from) {
+      const parent = from.includes("/") ? from.slice(0, from.lastIndexOf("/")) : "";
+      if (parent !== toDir && from !== toDir) void props.onIntent({ kind: "move", path: from, toDir });
+      return;
+    }
+    // The items must be taken now: the browser empties them once this handler returns.
+    const dropped = takeDropped(dt.items as unknown as ArrayLike<Parameters<typeof takeDropped>[0][number]>);
+    if (dropped.length) void props.onIntent({ kind: "drop", toDir, dropped });
+  };
   const treeRef = useRef<HTMLDivElement>(null);
 
   const rows = useMemo(() => visibleRows(props.nodes, expanded), [props.nodes, expanded]);
@@ -176,7 +193,7 @@ export function FileTree(props: {
           aria-expanded={node.type === "dir" ? expanded.has(node.path) : undefined}
           aria-selected={selected === node.path}
           data-path={node.path}
-          className={`tree-row${selected === node.path ? " selected" : ""}${dropTarget === node.path ? " drop-target" : ""}`}
+          className={`tree-row${selected === node.path ? " selected" : ""}${dropTarget !== undefined && dropTarget !== "" && dropTarget === folderOf(node) ? " drop-target" : ""}`}
           style={{ paddingLeft: 8 + depth * 14 }}
           draggable={!props.readOnly}
           onClick={() => activate(node)}
@@ -190,18 +207,18 @@ export function FileTree(props: {
             e.dataTransfer.effectAllowed = "move";
           }}
           onDragOver={(e) => {
-            if (node.type !== "dir" || !e.dataTransfer.types.includes("application/x-tabula-path")) return;
+            if (props.readOnly || !acceptsDrag(e.dataTransfer)) return;
             e.preventDefault();
             e.stopPropagation();
-            setDropTarget(node.path);
+            e.dataTransfer.dropEffect = e.dataTransfer.types.includes("Files") ? "copy" : "move";
+            setDropTarget(folderOf(node));
           }}
-          onDragLeave={() => setDropTarget((t) => (t === node.path ? undefined : t))}
+          onDragLeave={() => setDropTarget((t) => (t === folderOf(node) ? undefined : t))}
           onDrop={(e) => {
             e.preventDefault();
             e.stopPropagation();
             setDropTarget(undefined);
-            const from = e.dataTransfer.getData("application/x-tabula-path");
-            if (from && node.type === "dir") void props.onIntent({ kind: "move", path: from, toDir: node.path });
+            onDropInto(e.dataTransfer, folderOf(node));
           }}
         >
           <span className="twisty">{node.type === "dir" ? (expanded.has(node.path) ? "▾" : "▸") : ""}</span>
@@ -228,7 +245,7 @@ export function FileTree(props: {
       </div>
       <div
         ref={treeRef}
-        className="tree"
+        className={`tree${dropTarget === "" ? " drop-target-root" : ""}`}
         role="tree"
         aria-label="Files"
         tabIndex={0}
@@ -240,15 +257,18 @@ export function FileTree(props: {
           setMenu({ x: e.clientX, y: e.clientY });
         }}
         onDragOver={(e) => {
-          if (!e.dataTransfer.types.includes("application/x-tabula-path")) return;
+          if (props.readOnly || !acceptsDrag(e.dataTransfer)) return;
           e.preventDefault();
+          e.dataTransfer.dropEffect = e.dataTransfer.types.includes("Files") ? "copy" : "move";
           setDropTarget("");
+        }}
+        onDragLeave={(e) => {
+          if (e.target === e.currentTarget) setDropTarget(undefined);
         }}
         onDrop={(e) => {
           e.preventDefault();
           setDropTarget(undefined);
-          const from = e.dataTransfer.getData("application/x-tabula-path");
-          if (from && from.includes("/")) void props.onIntent({ kind: "move", path: from, toDir: "" });
+          onDropInto(e.dataTransfer, "");
         }}
       >
         {out}
