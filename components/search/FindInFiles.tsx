@@ -2,6 +2,10 @@
 import { useEffect, useRef, useState } from "react";
 import type { WorkspaceFs } from "@/lib/fs/workspace-fs";
 import { findInFiles, type FindMatch, type FindResult } from "@/lib/search/find-in-files";
+import { searchFieldsFilter } from "@/lib/search/path-glob";
+
+/** Matching lines shown at first, and added by each "Show more". */
+const PAGE = 2000;
 import type { GitDecoration } from "@/lib/workspaces/tree-model";
 
 /** Ctrl+Shift+F: search every text file; results grouped by file; click a line to jump to it. */
@@ -15,6 +19,9 @@ export function FindInFiles(props: {
   const [regex, setRegex] = useState(false);
   const [caseSensitive, setCaseSensitive] = useState(false);
   const [wholeWord, setWholeWord] = useState(false);
+  const [include, setInclude] = useState("");
+  const [exclude, setExclude] = useState("");
+  const [limit, setLimit] = useState(PAGE);
   const [result, setResult] = useState<FindResult>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -25,6 +32,9 @@ export function FindInFiles(props: {
     input.current?.focus();
     input.current?.select();
   }, [props.focusNonce]);
+
+  // A new search starts from the first page again.
+  useEffect(() => setLimit(PAGE), [query, regex, caseSensitive, wholeWord, include, exclude]);
 
   useEffect(() => {
     controller.current?.abort();
@@ -38,12 +48,14 @@ export function FindInFiles(props: {
     const timer = setTimeout(async () => {
       setBusy(true);
       try {
+        const wanted = searchFieldsFilter(include, exclude);
         const r = await findInFiles(props.wsfs, query, {
           regex,
           caseSensitive,
           wholeWord,
+          maxResults: limit,
           signal: ctrl.signal,
-          skip: (p) => props.decorations.get(p) === "ignored",
+          skip: (p) => props.decorations.get(p) === "ignored" || !wanted(p),
         });
         if (!ctrl.signal.aborted) {
           setResult(r);
@@ -59,7 +71,7 @@ export function FindInFiles(props: {
       clearTimeout(timer);
       ctrl.abort();
     };
-  }, [query, regex, caseSensitive, wholeWord, props.wsfs, props.decorations]);
+  }, [query, regex, caseSensitive, wholeWord, include, exclude, limit, props.wsfs, props.decorations]);
 
   const groups = new Map<string, FindMatch[]>();
   for (const m of result?.matches ?? []) groups.set(m.path, [...(groups.get(m.path) ?? []), m]);
@@ -78,12 +90,14 @@ export function FindInFiles(props: {
           .*
         </button>
       </div>
+      <input type="text" placeholder="files to include (e.g. src, *.ts)" aria-label="Files to include" value={include} onChange={(e) => setInclude(e.target.value)} />
+      <input type="text" placeholder="files to exclude (e.g. *.test.ts, docs)" aria-label="Files to exclude" value={exclude} onChange={(e) => setExclude(e.target.value)} />
       {error && <div className="error" role="alert">{error}</div>}
       {result && (
         <div className="muted" aria-live="polite" data-testid="search-summary">
           {busy ? "Searching… " : ""}
-          {result.matches.length} result{result.matches.length === 1 ? "" : "s"} in {groups.size} file{groups.size === 1 ? "" : "s"}
-          {result.truncated ? " (list cut: refine the search)" : ""}
+          {result.matches.length.toLocaleString("en")} result{result.matches.length === 1 ? "" : "s"} in {groups.size.toLocaleString("en")} file{groups.size === 1 ? "" : "s"}
+          {result.truncated ? " (more not shown)" : ""}
           {result.filesTooLarge > 0 ? ` · ${result.filesTooLarge} file${result.filesTooLarge === 1 ? "" : "s"} over 128 MB not searched` : ""}
         </div>
       )}
@@ -100,6 +114,11 @@ export function FindInFiles(props: {
           </div>
         ))}
       </div>
+      {result?.truncated && !busy && (
+        <button className="search-more" onClick={() => setLimit((n) => n + PAGE)}>
+          Show {PAGE.toLocaleString("en")} more
+        </button>
+      )}
     </div>
   );
 }

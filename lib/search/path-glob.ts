@@ -37,3 +37,23 @@ export function compilePathGlobs(patterns: string | readonly string[]): PathFilt
   }
   return (path) => (include.length === 0 || include.some((m) => m(path))) && !exclude.some((m) => m(path));
 }
+
+/**
+ * The search view's two fields, as VS Code reads them: comma-separated globs to include and to
+ * exclude. A term without glob characters names a folder or a file anywhere ("src" keeps
+ * "src/a.ts" and "lib/src/b.ts"; "README.md" every README.md). Both empty: everything.
+ */
+export function searchFieldsFilter(include: string, exclude: string): PathFilter {
+  const terms = (field: string) =>
+    field
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .flatMap((t) => (/[*?[\]{}()!]/.test(t) ? [t] : [t.replace(/\/+$/, ""), `${t.replace(/\/+$/, "")}/**`, `**/${t.replace(/\/+$/, "")}/**`]));
+  const inc = terms(include);
+  const exc = terms(exclude);
+  if (inc.length === 0 && exc.length === 0) return () => true;
+  const keep = inc.length ? compilePathGlobs(inc) : () => true;
+  const drop = exc.length ? compilePathGlobs(exc) : () => false;
+  return (path) => keep(path) && !drop(path);
+}
