@@ -526,7 +526,7 @@ export class ObjectWriter {
     this.pendingBytes = 0;
     if (items.length <= LOOSE_MAX) {
       await mapLimit(items, IO_LIMIT, async (it) => {
-        const deflated = zlibSync(wrapObject(it.type, it.content).wrapped, DEFLATE_FAST);
+        const deflated = zlibSync(wrapObject(it.type, it.content), DEFLATE_FAST);
         await this.store.writeLoose(it.oid, deflated);
         this.stats.bytesWritten += deflated.length;
       });
