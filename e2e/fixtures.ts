@@ -98,6 +98,14 @@ export function terminalRow(page: Page, text: RegExp) {
   return terminalScreen(page).locator(":scope > div").filter({ hasText: text });
 }
 
+/** Opens the terminal with Ctrl+` as a person does, waits for its prompt and puts the focus in it. */
+export async function openTerminal(page: Page) {
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(terminalScreen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+}
+
 /** Types a command line into the focused terminal and presses Enter, as a person would. */
 export async function runInTerminal(page: Page, command: string) {
   await page.keyboard.type(command);

@@ -1,14 +1,10 @@
-import { test, expect, createWorkspace, treeItem } from "./fixtures";
+import { test, expect, createWorkspace, openTerminal, runInTerminal, treeItem } from "./fixtures";
 
 test("find in files runs a catastrophic regex at once and explains an unsupported one", async ({ page }) => {
   await createWorkspace(page, "Regex search");
   // A file that makes a backtracking engine take longer than the universe's age on (a+)+$.
-  await page.locator("body").click();
-  await page.keyboard.press("Control+`");
-  await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
-  await page.getByTestId("terminal").click();
-  await page.keyboard.type(`echo ${"a".repeat(60)}! > slow.txt; echo aaaa >> slow.txt`);
-  await page.keyboard.press("Enter");
+  await openTerminal(page);
+  await runInTerminal(page, `echo ${"a".repeat(60)}! > slow.txt; echo aaaa >> slow.txt`);
   await expect(treeItem(page, "slow.txt")).toBeVisible();
 
   await page.locator("body").click();
@@ -28,12 +24,8 @@ test("find in files runs a catastrophic regex at once and explains an unsupporte
 
 test("find in files: files to include and to exclude narrow the search; past 2,000 lines 'Show more' pages on", async ({ page }) => {
   await createWorkspace(page, "Search paging");
-  await page.locator("body").click();
-  await page.keyboard.press("Control+`");
-  await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
-  await page.getByTestId("terminal").click();
-  await page.keyboard.type("seq 1 2500 | sed 's/^/needle /' > many.txt && wc -l many.txt");
-  await page.keyboard.press("Enter");
+  await openTerminal(page);
+  await runInTerminal(page, "seq 1 2500 | sed 's/^/needle /' > many.txt && wc -l many.txt");
   await expect(treeItem(page, "many.txt")).toBeVisible();
 
   await page.locator("body").click();

@@ -1,5 +1,5 @@
 /** Files dragged in from the desktop land in the folder they are dropped on; nothing is overwritten. */
-import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, openTerminal, runInTerminal } from "./fixtures";
 import type { Locator } from "@playwright/test";
 
 /** What the browser hands the page when files are dragged in from the desktop. */
@@ -42,11 +42,8 @@ test("files dropped from the desktop go into the folder under them (a file row: 
   await expect(treeItem(page, "CHANGELOG.md")).toHaveCount(0);
 
   // All of it is on disk: the terminal sees the files.
-  await page.locator("body").click();
-  await page.keyboard.press("Control+`");
-  await page.getByTestId("terminal").click();
-  await page.keyboard.type("cat src/todo.txt src/CHANGELOG.md");
-  await page.keyboard.press("Enter");
+  await openTerminal(page);
+  await runInTerminal(page, "cat src/todo.txt src/CHANGELOG.md");
   await expect(page.getByTestId("terminal")).toContainText("## 1.0");
   await expect(page.getByTestId("terminal")).toContainText("- ship");
 });

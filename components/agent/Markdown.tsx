@@ -12,13 +12,13 @@ function HighlightedCode({ code, lang }: { code: string; lang: string }) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     let live = true;
-    void import("@/components/editor/monaco-setup").then(async ({ monaco, prefersDark }) => {
+    void import("@/components/editor/monaco-setup").then(async ({ monaco, monacoTheme }) => {
       const wanted = lang.toLowerCase();
       const language = monaco.languages
         .getLanguages()
         .find((l) => l.id === wanted || l.aliases?.some((a) => a.toLowerCase() === wanted) || l.extensions?.includes("." + wanted));
       if (!language) return;
-      monaco.editor.setTheme(prefersDark() ? "vs-dark" : "vs"); // injects the token colours
+      monaco.editor.setTheme(monacoTheme()); // injects the token colours
       const html = await monaco.editor.colorize(code, language.id, { tabSize: 2 });
       if (live && ref.current) ref.current.innerHTML = html;
     });

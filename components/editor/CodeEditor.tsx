@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { monaco, modelUri, prefersDark } from "./monaco-setup";
+import { monaco, modelUri, monacoTheme } from "./monaco-setup";
 import { workbenchTheme } from "@/lib/workbench/theme";
 import { currentTsWorkspace } from "./ts-workspace";
 import type { OpenDocument } from "@/lib/editor/documents";
@@ -44,7 +44,7 @@ export default function CodeEditor(props: {
   useEffect(() => {
     const instance = monaco.editor.create(host.current!, {
       automaticLayout: true,
-      theme: prefersDark() ? "vs-dark" : "vs",
+      theme: monacoTheme(),
       minimap: { enabled: true },
       fontSize: 13,
       scrollBeyondLastLine: false,
@@ -62,7 +62,7 @@ export default function CodeEditor(props: {
       latest.current.onChange(model.uri.path.slice(1), model.getValue());
     });
     // Monaco's theme is global: the diff editor and the viewers follow too.
-    const offTheme = workbenchTheme().subscribe(() => monaco.editor.setTheme(prefersDark() ? "vs-dark" : "vs"));
+    const offTheme = workbenchTheme().subscribe(() => monaco.editor.setTheme(monacoTheme()));
     return () => {
       sub.dispose();
       offTheme();

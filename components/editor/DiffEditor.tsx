@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { monaco, prefersDark } from "./monaco-setup";
+import { monaco, monacoTheme } from "./monaco-setup";
 
 /** Monaco's side-by-side diff: `original` on the left (e.g. HEAD), `modified` on the right. */
 export default function DiffEditor(props: { path: string; original: string; modified: string }) {
@@ -10,7 +10,7 @@ export default function DiffEditor(props: { path: string; original: string; modi
       automaticLayout: true,
       readOnly: true,
       originalEditable: false,
-      theme: prefersDark() ? "vs-dark" : "vs",
+      theme: monacoTheme(),
       renderSideBySide: true,
     });
     const lang = monaco.languages.getLanguages().find((l) => l.extensions?.some((ext) => props.path.endsWith(ext)))?.id;

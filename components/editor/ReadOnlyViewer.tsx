@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { monaco, prefersDark } from "./monaco-setup";
+import { monaco, monacoTheme } from "./monaco-setup";
 
 /** Monaco showing one text, read-only (shared sessions: a file as it was at a checkpoint). */
 export default function ReadOnlyViewer(props: { path: string; text: string }) {
@@ -8,7 +8,7 @@ export default function ReadOnlyViewer(props: { path: string; text: string }) {
   useEffect(() => {
     const lang = monaco.languages.getLanguages().find((l) => l.extensions?.some((ext) => props.path.endsWith(ext)))?.id;
     const model = monaco.editor.createModel(props.text, lang);
-    const editor = monaco.editor.create(host.current!, { model, readOnly: true, automaticLayout: true, minimap: { enabled: false }, theme: prefersDark() ? "vs-dark" : "vs" });
+    const editor = monaco.editor.create(host.current!, { model, readOnly: true, automaticLayout: true, minimap: { enabled: false }, theme: monacoTheme() });
     return () => {
       editor.dispose();
       model.dispose();

@@ -44,7 +44,7 @@ export function modelUri(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: "file", path: "/" + path });
 }
 
-/** Dark now: the chosen theme, or the system's (lib/workbench/theme.ts). */
-export function prefersDark(): boolean {
-  return workbenchTheme().dark;
+/** Monaco's theme for the workbench's now: the chosen one, or the system's (lib/workbench/theme.ts). */
+export function monacoTheme(): "vs" | "vs-dark" {
+  return workbenchTheme().dark ? "vs-dark" : "vs";
 }

@@ -3,10 +3,10 @@ import { useEffect, useRef, useState } from "react";
 import type { WorkspaceFs } from "@/lib/fs/workspace-fs";
 import { findInFiles, type FindMatch, type FindResult } from "@/lib/search/find-in-files";
 import { searchFieldsFilter } from "@/lib/search/path-glob";
+import type { GitDecoration } from "@/lib/workspaces/tree-model";
 
 /** Matching lines shown at first, and added by each "Show more". */
 const PAGE = 2000;
-import type { GitDecoration } from "@/lib/workspaces/tree-model";
 
 /** Ctrl+Shift+F: search every text file; results grouped by file; click a line to jump to it. */
 export function FindInFiles(props: {
@@ -21,7 +21,10 @@ export function FindInFiles(props: {
   const [wholeWord, setWholeWord] = useState(false);
   const [include, setInclude] = useState("");
   const [exclude, setExclude] = useState("");
-  const [limit, setLimit] = useState(PAGE);
+  // Pages asked for belong to one search: another query or option starts from the first page.
+  const searchKey = JSON.stringify([query, regex, caseSensitive, wholeWord, include, exclude]);
+  const [more, setMore] = useState({ key: "", pages: 0 });
+  const limit = PAGE * (1 + (more.key === searchKey ? more.pages : 0));
   const [result, setResult] = useState<FindResult>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -32,9 +35,6 @@ export function FindInFiles(props: {
     input.current?.focus();
     input.current?.select();
   }, [props.focusNonce]);
-
-  // A new search starts from the first page again.
-  useEffect(() => setLimit(PAGE), [query, regex, caseSensitive, wholeWord, include, exclude]);
 
   useEffect(() => {
     controller.current?.abort();
@@ -115,7 +115,7 @@ export function FindInFiles(props: {
         ))}
       </div>
       {result?.truncated && !busy && (
-        <button className="search-more" onClick={() => setLimit((n) => n + PAGE)}>
+        <button className="search-more" onClick={() => setMore({ key: searchKey, pages: limit / PAGE })}>
           Show {PAGE.toLocaleString("en")} more
         </button>
       )}

@@ -8,7 +8,7 @@ import { ConfirmDialog, ProgressBar } from "@/components/common/Dialog";
 import { SessionStore } from "@/lib/sessions";
 import { ProviderSettingsStore } from "@/lib/providers";
 import type { SessionImport } from "@/lib/share/session-bundle";
-import { readDropped, takeDropped } from "@/lib/workspaces/dropped-entries";
+import { readDropped, takeFromTransfer } from "@/lib/workspaces/dropped-entries";
 
 /**
  * Import a .zip, a folder, or a session exported as a git bundle (files, checkpoints and the
@@ -101,7 +101,7 @@ export function ImportWorkspace(props: { onCreated: (meta: WorkspaceMeta) => voi
       void onBundle(files[0]);
       return;
     }
-    const dropped = takeDropped(dt.items as unknown as Parameters<typeof takeDropped>[0]); // now: the browser empties them after this handler
+    const dropped = takeFromTransfer(dt); // now: the browser empties the items once this handler returns
     if (dropped.length === 0) return;
     const name = dropped.length === 1 ? dropped[0]!.name : "Dropped files";
     void run(name, "folder", () => readDropped(dropped));

@@ -6,7 +6,7 @@ import { Unicode11Addon } from "@xterm/addon-unicode11";
 import "@xterm/xterm/css/xterm.css";
 import { LineEditor, toTerminalText, type LineAction } from "@/lib/terminal/line-editor";
 import { completions, type CommandHistory, type Shell, type ShellResult } from "@/lib/shell";
-import { prefersDark, terminalTheme } from "./theme";
+import { terminalTheme } from "./theme";
 import { workbenchTheme } from "@/lib/workbench/theme";
 
 export interface TerminalHost {
@@ -47,10 +47,10 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
       scrollback: 5000,
       // The Unicode 11 width tables (wide CJK and emoji) are a "proposed" API in xterm 6.
       allowProposedApi: true,
-      theme: terminalTheme(prefersDark()),
+      theme: terminalTheme(),
     });
     const offTheme = workbenchTheme().subscribe(() => {
-      term.options.theme = terminalTheme(prefersDark());
+      term.options.theme = terminalTheme();
     });
     const fit = new FitAddon();
     term.loadAddon(fit);

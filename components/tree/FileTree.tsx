@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { TreeNode, GitDecoration } from "@/lib/workspaces/tree-model";
 import { visibleRows } from "@/lib/workspaces/tree-model";
-import { takeDropped, type EntryLike, type FileLike } from "@/lib/workspaces/dropped-entries";
+import { takeFromTransfer, type EntryLike, type FileLike } from "@/lib/workspaces/dropped-entries";
 
 export type TreeIntent =
   | { kind: "open"; path: string }
@@ -53,7 +53,7 @@ export function FileTree(props: {
       return;
     }
     // The items must be taken now: the browser empties them once this handler returns.
-    const dropped = takeDropped(dt.items as unknown as ArrayLike<Parameters<typeof takeDropped>[0][number]>);
+    const dropped = takeFromTransfer(dt);
     if (dropped.length) void props.onIntent({ kind: "drop", toDir, dropped });
   };
   const treeRef = useRef<HTMLDivElement>(null);

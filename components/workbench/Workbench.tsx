@@ -40,10 +40,8 @@ import { CommandPalette } from "@/components/palette/CommandPalette";
 import { useWorkbenchCommands } from "@/components/palette/useWorkbenchCommands";
 import { useRecentFiles } from "@/components/palette/useRecentFiles";
 import { setTabWorkspaceName } from "./tab-title";
-import { describeDrop, planDrop } from "@/lib/workspaces/drop-files";
+import { describeDrop, dropIntoWorkspace } from "@/lib/workspaces/drop-files";
 import { readDropped } from "@/lib/workspaces/dropped-entries";
-import { writeEntries } from "@/lib/workspaces/import-entries";
-import type { TreeNode } from "@/lib/workspaces/tree-model";
 
 type Toast = { message: string; error?: boolean; undo?: DeletedSnapshot };
 
@@ -207,24 +205,7 @@ export default function Workbench({ id }: { id: string }) {
             return;
           }
           case "drop": {
-            const entries = await readDropped(intent.dropped);
-            const taken = new Set<string>();
-            const collect = (nodes: TreeNode[]) => {
-              for (const n of nodes) {
-                taken.add(n.path);
-                if (n.children) collect(n.children);
-              }
-            };
-            collect(ws.tree);
-            const plan = planDrop(intent.toDir, entries, (p) => taken.has(p));
-            // The listing may be behind the disk (an agent writing now): never overwrite.
-            const fresh = [];
-            for (const w of plan.writes) {
-              if (await wsfs.exists(w.path)) plan.skipped.push({ path: w.path, reason: "appeared meanwhile" });
-              else fresh.push(w);
-            }
-            plan.writes = fresh;
-            await writeEntries(wsfs, plan.writes);
+            const plan = await dropIntoWorkspace(wsfs, intent.toDir, await readDropped(intent.dropped));
             setToast({ message: describeDrop(intent.toDir, plan) });
             if (plan.writes.length === 1) await open(plan.writes[0]!.path);
             return;

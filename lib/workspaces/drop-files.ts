@@ -8,7 +8,8 @@
  * repository is not grafted into this one); so are names the workspace's paths refuse.
  */
 import { isGitInternal, normalizeRelPath } from "../fs/paths";
-import { MAX_IMPORT_FILES, type ImportEntry } from "./import-entries";
+import type { WorkspaceFs } from "../fs/workspace-fs";
+import { MAX_IMPORT_FILES, writeEntries, type ImportEntry } from "./import-entries";
 
 /** The most bytes one drop writes (a folder with a build output in it is usually a mistake). */
 export const MAX_DROP_BYTES = 256 * 1024 * 1024;
@@ -34,16 +35,18 @@ function withSuffix(path: string, n: number): string {
 /**
  * `entries` (paths relative to the drop: "notes.md", "photos/a.png") into folder `targetDir`
  * ("" = the workspace root). `exists(path)` says whether a workspace path is taken (file or
- * folder). A dropped top-level folder whose name is taken is renamed as a whole.
+ * folder); it is asked only of the dropped top-level names (and their "copy" names): below a
+ * name that is free, nothing can be taken. A dropped top-level folder whose name is taken is
+ * renamed as a whole.
  */
-export function planDrop(targetDir: string, entries: ImportEntry[], exists: (path: string) => boolean): DropPlan {
+export async function planDrop(targetDir: string, entries: ImportEntry[], exists: (path: string) => Promise<boolean>): Promise<DropPlan> {
   if (entries.length > MAX_IMPORT_FILES) throw new Error(`Too many files dropped (${entries.length}; the limit is ${MAX_IMPORT_FILES}).`);
   const bytes = entries.reduce((n, e) => n + (typeof e.data === "string" ? e.data.length : e.data.byteLength), 0);
   if (bytes > MAX_DROP_BYTES) throw new Error(`The dropped files come to ${Math.round(bytes / 1e6)} MB; the limit for one drop is ${MAX_DROP_BYTES / 1024 / 1024} MB.`);
   const base = targetDir ? normalizeRelPath(targetDir) : "";
   const plan: DropPlan = { writes: [], renamed: [], skipped: [] };
   const taken = new Set<string>();
-  const isTaken = (p: string) => taken.has(p) || exists(p);
+  const isTaken = async (p: string) => taken.has(p) || (await exists(p));
   /** Top-level dropped name → the name it is written under. */
   const tops = new Map<string, string>();
   for (const entry of entries) {
@@ -65,7 +68,7 @@ export function planDrop(targetDir: string, entries: ImportEntry[], exists: (pat
     if (topAs === undefined) {
       const wanted = base ? `${base}/${top}` : top;
       let final = wanted;
-      for (let n = 1; isTaken(final); n++) final = withSuffix(wanted, n);
+      for (let n = 1; await isTaken(final); n++) final = withSuffix(wanted, n);
       topAs = final.slice(base ? base.length + 1 : 0);
       tops.set(top, topAs);
       if (topAs !== top) plan.renamed.push([top, topAs]);
@@ -78,6 +81,13 @@ export function planDrop(targetDir: string, entries: ImportEntry[], exists: (pat
     taken.add(path);
     plan.writes.push({ ...entry, path });
   }
+  return plan;
+}
+
+/** Drop `entries` into folder `targetDir` of the workspace, as planDrop decides; returns the plan. */
+export async function dropIntoWorkspace(wsfs: WorkspaceFs, targetDir: string, entries: ImportEntry[]): Promise<DropPlan> {
+  const plan = await planDrop(targetDir, entries, (p) => wsfs.exists(p));
+  await writeEntries(wsfs, plan.writes);
   return plan;
 }
 

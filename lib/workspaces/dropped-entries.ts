@@ -39,6 +39,11 @@ export function takeDropped(items: ArrayLike<ItemLike>): (EntryLike | FileLike)[
   return out;
 }
 
+/** takeDropped for a drop event's DataTransfer (the DOM's entry types are these shapes). */
+export function takeFromTransfer(dt: DataTransfer): (EntryLike | FileLike)[] {
+  return takeDropped(dt.items as unknown as ArrayLike<ItemLike>);
+}
+
 const isEntry = (x: EntryLike | FileLike): x is EntryLike => "isDirectory" in x;
 
 function readAll(dir: EntryLike): Promise<EntryLike[]> {

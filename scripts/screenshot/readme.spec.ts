@@ -4,7 +4,7 @@
  * clicked, its checkpoint on the timeline). Run with `npm run screenshot`.
  */
 import path from "node:path";
-import { test, expect, createWorkspace } from "../../e2e/fixtures";
+import { test, expect, createWorkspace, openTerminal, runInTerminal } from "../../e2e/fixtures";
 import { ask } from "../../e2e/helpers/agent-ui";
 
 test("README screenshot", async ({ page }) => {
@@ -14,13 +14,9 @@ test("README screenshot", async ({ page }) => {
   await tree.getByRole("treeitem", { name: "src" }).click();
   await tree.getByRole("treeitem", { name: "greet.ts" }).click();
 
-  await page.locator("body").click();
-  await page.keyboard.press("Control+`");
-  const terminal = page.getByTestId("terminal");
-  await terminal.click();
-  await page.keyboard.type("git log --oneline && ls src");
-  await page.keyboard.press("Enter");
-  await expect(terminal).toContainText("greet.ts");
+  await openTerminal(page);
+  await runInTerminal(page, "git log --oneline && ls src");
+  await expect(page.getByTestId("terminal")).toContainText("greet.ts");
 
   await ask(page, "Make the greeting friendlier and check the code still mentions it");
   // Approve what the Demo asks (an edit, then its commands) until its run ends.

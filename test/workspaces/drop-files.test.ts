@@ -5,31 +5,31 @@ import { readDropped, takeDropped, type EntryLike } from "../../lib/workspaces/d
 const text = (s: string) => new TextEncoder().encode(s);
 
 describe("planDrop", () => {
-  it("puts dropped files under the target folder and never overwrites: a taken name becomes 'name copy'", () => {
+  it("puts dropped files under the target folder and never overwrites: a taken name becomes 'name copy'", async () => {
     const existing = new Set(["src", "src/a.ts", "src/a copy.ts", "notes"]);
-    const plan = planDrop("src", [
+    const plan = await planDrop("src", [
       { path: "a.ts", data: "x" },
       { path: "b.ts", data: "y" },
-    ], (p) => existing.has(p));
+    ], async (p) => existing.has(p));
     expect(plan.writes.map((w) => w.path)).toEqual(["src/a copy 2.ts", "src/b.ts"]);
     expect(plan.renamed).toEqual([["a.ts", "a copy 2.ts"]]);
-    const root = planDrop("", [{ path: "notes/one.md", data: "1" }, { path: "notes/two.md", data: "2" }, { path: "README", data: "r" }], (p) => existing.has(p));
+    const root = await planDrop("", [{ path: "notes/one.md", data: "1" }, { path: "notes/two.md", data: "2" }, { path: "README", data: "r" }], async (p) => existing.has(p));
     // A taken folder name renames the whole folder, its files with it.
     expect(root.writes.map((w) => w.path)).toEqual(["notes copy/one.md", "notes copy/two.md", "README"]);
     expect(describeDrop("", root)).toBe("Added 3 files to the workspace; notes as notes copy (the name was taken).");
   });
 
-  it("leaves out git's own files and paths that escape, and refuses a drop over the size limit", () => {
-    const plan = planDrop("", [
+  it("leaves out git's own files and paths that escape, and refuses a drop over the size limit", async () => {
+    const plan = await planDrop("", [
       { path: "proj/.git/config", data: "[core]" },
       { path: "proj/src/x.ts", data: "x" },
       { path: "../evil", data: "e" },
-    ], () => false);
+    ], async () => false);
     expect(plan.writes.map((w) => w.path)).toEqual(["proj/src/x.ts"]);
     expect(plan.skipped.map((s) => s.path)).toEqual(["proj/.git/config", "../evil"]);
     const big = new Uint8Array(1);
     Object.defineProperty(big, "byteLength", { value: 300 * 1024 * 1024 });
-    expect(() => planDrop("", [{ path: "big.bin", data: big }], () => false)).toThrow(/limit for one drop is 256 MB/);
+    await expect(planDrop("", [{ path: "big.bin", data: big }], async () => false)).rejects.toThrow(/limit for one drop is 256 MB/);
   });
 });
 
