@@ -257,7 +257,9 @@ test("Source Control view: stage one hunk of a file, commit it, unstage a hunk a
     await page.keyboard.press("Control+Home");
     await page.keyboard.type("top edit ");
     await page.keyboard.press("Control+End");
-    await page.keyboard.type("bottom edit\n");
+    // A word typed here must not be in the file already: Monaco would offer it as a word-based
+    // suggestion and Enter would accept that instead of ending the line.
+    await page.keyboard.type("bottom addition\n");
     await page.keyboard.press("Control+s");
     await page.getByRole("tab", { name: "Source Control" }).click();
 
@@ -265,7 +267,7 @@ test("Source Control view: stage one hunk of a file, commit it, unstage a hunk a
     const hunks = view(page).getByRole("list", { name: "Changes in long.txt, hunk by hunk" });
     await expect(hunks.getByRole("listitem")).toHaveCount(2);
     await expect(hunks.getByRole("listitem", { name: "Hunk 1 of long.txt" })).toContainText("+top edit line 1");
-    await expect(hunks.getByRole("listitem", { name: "Hunk 2 of long.txt" })).toContainText("+bottom edit");
+    await expect(hunks.getByRole("listitem", { name: "Hunk 2 of long.txt" })).toContainText("+bottom addition");
     await hunks.getByRole("button", { name: "Stage hunk 2 of long.txt" }).click();
     // The file is now both staged (the bottom edit) and changed (the top edit).
     await expect(fileRow(page, "Staged Changes", "long.txt")).toBeVisible();
@@ -277,7 +279,7 @@ test("Source Control view: stage one hunk of a file, commit it, unstage a hunk a
     await expect(view(page).getByRole("status").filter({ hasText: "Committed." })).toBeVisible();
     await view(page).getByRole("button", { name: "Push", exact: true }).click();
     await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
-    expect(await native(server, server.bare, "show", "main:long.txt")).toBe(text + "bottom edit\n");
+    expect(await native(server, server.bare, "show", "main:long.txt")).toBe(text + "bottom addition\n");
 
     // Stage the top edit, then take it back out from the staged list: it stays in the file, unstaged.
     await hunks.getByRole("button", { name: "Stage hunk 1 of long.txt" }).click();
