@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, openTerminal, runInTerminal, treeItem } from "./fixtures";
+import { test, expect, createWorkspace, editorText, openTerminal, runInTerminal, terminalRow, treeItem, typeInEditor } from "./fixtures";
 
 test("find in files runs a catastrophic regex at once and explains an unsupported one", async ({ page }) => {
   await createWorkspace(page, "Regex search");
@@ -49,4 +49,52 @@ test("find in files: files to include and to exclude narrow the search; past 2,0
   await page.getByLabel("Files to exclude").fill("src, many.txt");
   await expect(summary).toBeVisible();
   await expect(results.locator(".search-file", { hasText: /^src\/|many\.txt/ })).toHaveCount(0);
+});
+
+test("replace in files: a preview of every change, a file left out, unsaved files untouched, and Undo puts it back", async ({ page }) => {
+  await createWorkspace(page, "Search replace");
+  // src/greet.ts is open with an unsaved edit: a replace must not write under it.
+  await treeItem(page, "src").click();
+  await treeItem(page, "src/greet.ts").click();
+  await typeInEditor(page, "// draft\n", "src/greet.ts");
+  await expect(page.getByRole("tab", { name: /greet\.ts/ }).getByLabel("unsaved changes")).toBeVisible();
+
+  await page.keyboard.press("Control+Shift+F");
+  await page.getByLabel("Search in files").fill("greet");
+  const results = page.getByRole("list", { name: "Search results" });
+  await expect(results.locator(".search-file")).toHaveText(["src/greet.ts", "src/index.ts"]);
+  await page.getByRole("button", { name: "Toggle Replace" }).click();
+  await page.getByLabel("Replace", { exact: true }).fill("welcome");
+  await page.getByRole("button", { name: "Replace all…" }).click();
+
+  const preview = page.getByRole("region", { name: "Replace preview" });
+  await expect(preview).toContainText("Replace 3 occurrences in 1 file with “welcome”?");
+  const changes = preview.getByRole("list", { name: "Changes in src/index.ts" });
+  await expect(changes.getByRole("listitem")).toHaveCount(2);
+  await expect(changes.getByRole("listitem").first().locator("del")).toHaveText('import { greet } from "./greet";');
+  await expect(changes.getByRole("listitem").first().locator("ins")).toHaveText('import { welcome } from "./welcome";');
+  await expect(preview).toContainText("Not replaced in src/greet.ts: it has unsaved changes in the editor");
+  // Unticking the only file leaves nothing to do; ticking it again brings it back.
+  await preview.getByLabel("Replace in src/index.ts").uncheck();
+  await expect(preview.getByRole("button", { name: "Replace", exact: true })).toBeDisabled();
+  await preview.getByLabel("Replace in src/index.ts").check();
+  await preview.getByRole("button", { name: "Replace", exact: true }).click();
+
+  const status = page.getByRole("search").getByRole("status");
+  await expect(status).toContainText("Replaced 3 occurrences in 1 file.");
+  await expect(preview).toHaveCount(0);
+  // The results follow the files: only the unsaved one still says greet.
+  await expect(results.locator(".search-file")).toHaveText(["src/greet.ts"]);
+  await openTerminal(page);
+  await runInTerminal(page, "echo $(grep -o welcome src/index.ts | wc -l) welcome, $(grep -c draft src/greet.ts) draft");
+  await expect(terminalRow(page, /^3 welcome, 0 draft\s*$/)).toBeVisible();
+
+  await status.getByRole("button", { name: "Undo" }).click();
+  await expect(status).toContainText("Put back 1 file.");
+  await expect(results.locator(".search-file")).toHaveText(["src/greet.ts", "src/index.ts"]);
+  await page.getByRole("tab", { name: "Explorer" }).click();
+  await treeItem(page, "src/index.ts").click();
+  await expect.poll(() => editorText(page)).toContain('import { greet } from "./greet";');
+  // The unsaved edit is still there, unsaved.
+  await expect(page.getByRole("tab", { name: /greet\.ts/ }).getByLabel("unsaved changes")).toBeVisible();
 });

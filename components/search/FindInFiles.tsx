@@ -3,16 +3,24 @@ import { useEffect, useRef, useState } from "react";
 import type { WorkspaceFs } from "@/lib/fs/workspace-fs";
 import { findInFiles, type FindMatch, type FindResult } from "@/lib/search/find-in-files";
 import { searchFieldsFilter } from "@/lib/search/path-glob";
+import { applyReplace, planReplace, undoReplace, type ReplaceOutcome, type ReplacePlan } from "@/lib/search/replace-in-files";
 import type { GitDecoration } from "@/lib/workspaces/tree-model";
+import { plural, ReplacePreview } from "./ReplacePreview";
 
 /** Matching lines shown at first, and added by each "Show more". */
 const PAGE = 2000;
 
-/** Ctrl+Shift+F: search every text file; results grouped by file; click a line to jump to it. */
+/**
+ * Ctrl+Shift+F: search every text file; results grouped by file; click a line to jump to it.
+ * Replace all shows a preview of every change first, and the replace it applies can be undone.
+ */
 export function FindInFiles(props: {
   wsfs: WorkspaceFs;
   decorations: Map<string, GitDecoration>;
   focusNonce: number;
+  readOnly: boolean;
+  /** Why `path` must not be rewritten now (unsaved edits in the editor), if so. */
+  replaceBlocked: (path: string) => string | undefined;
   onJump: (match: FindMatch) => void;
 }) {
   const [query, setQuery] = useState("");
@@ -30,6 +38,62 @@ export function FindInFiles(props: {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const controller = useRef<AbortController | null>(null);
+  const [replaceOpen, setReplaceOpen] = useState(false);
+  const [replacement, setReplacement] = useState("");
+  // A preview belongs to the search and replacement it was made for; changing either drops it.
+  const [preview, setPreview] = useState<{ key: string; plan: ReplacePlan }>();
+  const [replaced, setReplaced] = useState<{ outcome: ReplaceOutcome; message: string }>();
+  const [replacing, setReplacing] = useState(false);
+  const replaceKey = JSON.stringify([searchKey, replacement]);
+  const shownPlan = preview?.key === replaceKey ? preview.plan : undefined;
+
+  const previewReplace = async () => {
+    setReplacing(true);
+    try {
+      const wanted = searchFieldsFilter(include, exclude);
+      const plan = await planReplace(props.wsfs, query, replacement, {
+        regex,
+        caseSensitive,
+        wholeWord,
+        skip: (p) => props.decorations.get(p) === "ignored" || !wanted(p),
+        blocked: props.replaceBlocked,
+      });
+      setPreview({ key: replaceKey, plan });
+      setReplaced(undefined);
+      setError(undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setReplacing(false);
+    }
+  };
+  const apply = async (plan: ReplacePlan, paths: Set<string>) => {
+    setReplacing(true);
+    try {
+      const outcome = await applyReplace(props.wsfs, plan, paths);
+      const count = outcome.written.reduce((n, f) => n + f.count, 0);
+      const left = outcome.changedSincePreview.length ? ` Left alone, changed since the preview: ${outcome.changedSincePreview.join(", ")}.` : "";
+      setReplaced({ outcome, message: `Replaced ${plural(count, "occurrence")} in ${plural(outcome.written.length, "file")}.${left}` });
+      setPreview(undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setReplacing(false);
+    }
+  };
+  const undo = async (outcome: ReplaceOutcome) => {
+    setReplacing(true);
+    try {
+      const changed = await undoReplace(props.wsfs, outcome);
+      const back = outcome.written.length - changed.length;
+      const left = changed.length ? ` Left alone, edited since the replace: ${changed.join(", ")}.` : "";
+      setReplaced({ outcome: { written: [], changedSincePreview: [] }, message: `Put back ${plural(back, "file")}.${left}` });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setReplacing(false);
+    }
+  };
 
   useEffect(() => {
     input.current?.focus();
@@ -71,14 +135,40 @@ export function FindInFiles(props: {
       clearTimeout(timer);
       ctrl.abort();
     };
-  }, [query, regex, caseSensitive, wholeWord, include, exclude, limit, props.wsfs, props.decorations]);
+  }, [query, regex, caseSensitive, wholeWord, include, exclude, limit, props.wsfs, props.decorations, replaced]);
 
   const groups = new Map<string, FindMatch[]>();
   for (const m of result?.matches ?? []) groups.set(m.path, [...(groups.get(m.path) ?? []), m]);
 
   return (
     <div className="search-panel" role="search">
-      <input ref={input} type="search" placeholder="Search in files" aria-label="Search in files" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <div className="search-row">
+        <button className="search-replace-toggle" aria-label="Toggle Replace" aria-expanded={replaceOpen} title="Toggle Replace" onClick={() => setReplaceOpen(!replaceOpen)}>
+          {replaceOpen ? "▾" : "▸"}
+        </button>
+        <input ref={input} type="search" placeholder="Search in files" aria-label="Search in files" value={query} onChange={(e) => setQuery(e.target.value)} />
+      </div>
+      {replaceOpen && (
+        <div className="search-row">
+          <input
+            type="text"
+            placeholder={regex ? "Replace ($1, $& for groups)" : "Replace"}
+            aria-label="Replace"
+            value={replacement}
+            onChange={(e) => setReplacement(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && query && !props.readOnly) void previewReplace();
+            }}
+          />
+          <button
+            disabled={!query || props.readOnly || replacing}
+            title={props.readOnly ? "This workspace is read-only here" : "Preview every change, then replace"}
+            onClick={() => void previewReplace()}
+          >
+            Replace all…
+          </button>
+        </div>
+      )}
       <div className="search-options">
         <button aria-pressed={caseSensitive} title="Match case" onClick={() => setCaseSensitive(!caseSensitive)}>
           Aa
@@ -93,6 +183,22 @@ export function FindInFiles(props: {
       <input type="text" placeholder="files to include (e.g. src, *.ts)" aria-label="Files to include" value={include} onChange={(e) => setInclude(e.target.value)} />
       <input type="text" placeholder="files to exclude (e.g. *.test.ts, docs)" aria-label="Files to exclude" value={exclude} onChange={(e) => setExclude(e.target.value)} />
       {error && <div className="error" role="alert">{error}</div>}
+      {replaceOpen && shownPlan && (
+        <ReplacePreview key={replaceKey} plan={shownPlan} replacement={replacement} busy={replacing} onApply={(paths) => void apply(shownPlan, paths)} onCancel={() => setPreview(undefined)} />
+      )}
+      {replaced && (
+        <div className="banner" role="status">
+          {replaced.message}{" "}
+          {replaced.outcome.written.length > 0 && (
+            <button className="link" disabled={replacing} onClick={() => void undo(replaced.outcome)}>
+              Undo
+            </button>
+          )}
+          <button className="link" aria-label="Dismiss" onClick={() => setReplaced(undefined)}>
+            ×
+          </button>
+        </div>
+      )}
       {result && (
         <div className="muted" aria-live="polite" data-testid="search-summary">
           {busy ? "Searching… " : ""}

@@ -32,6 +32,7 @@ import { allFilePaths } from "@/lib/workspaces/tree-model";
 import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, type DeletedSnapshot } from "@/lib/workspaces/file-ops";
 import { diffFileAgainstHead } from "@/lib/git";
 import { textBeforeEdit } from "@/lib/editor/edit-diff";
+import { isDirty } from "@/lib/editor/documents";
 import { EMPTY_REVIEW, type ReviewState } from "@/lib/modes";
 import type { LineMark } from "@/components/editor/CodeEditor";
 import { exposeTestHooks } from "@/components/services/browser-env";
@@ -393,6 +394,11 @@ export default function Workbench({ id }: { id: string }) {
                     wsfs={ws.wsfs}
                     decorations={ws.decorations}
                     focusNonce={searchFocus}
+                    readOnly={readOnly}
+                    replaceBlocked={(p) => {
+                      const doc = ws.docs.get(p);
+                      return doc && isDirty(doc) ? "it has unsaved changes in the editor (save or revert them first)" : undefined;
+                    }}
                     onJump={async (m) => {
                       await open(m.path);
                       setReveal({ path: m.path, line: m.line, column: m.column, length: m.length, nonce: Date.now() });

@@ -26,6 +26,11 @@ export interface SearchPattern {
   /** The first match in `text`, or null. Always linear in the length of `text`. */
   exec(text: string): PatternMatch | null;
   test(text: string): boolean;
+  /**
+   * `text` with every match replaced, and how many there were. A string replacement reads as
+   * String.prototype.replace's ($1, $&, $<name>, $$); a function's result is inserted as is.
+   */
+  replaceAll(text: string, replacement: string | (() => string)): { text: string; count: number };
 }
 
 /** A pattern the engine cannot run; the message says why and what to write instead. */
@@ -60,6 +65,12 @@ export function compilePattern(query: string, opts: PatternOptions = {}): Search
       // Typed as any[] by re2js; it is RegExpExecArray-shaped (index in UTF-16 units).
       const m = re.exec(text) as (string[] & { index: number }) | null;
       return m ? { index: m.index, length: m[0]!.length } : null;
+    },
+    replaceAll(text, replacement) {
+      if (!re.test(text)) return { text, count: 0 };
+      let count = 0;
+      for (const m = re.matcher(text); m.find(); ) count++;
+      return { text: re.matcher(text).replaceAll(replacement), count };
     },
   };
 }
