@@ -4,6 +4,13 @@ import { monaco, modelUri, monacoTheme } from "./monaco-setup";
 import { workbenchTheme } from "@/lib/workbench/theme";
 import { currentTsWorkspace } from "./ts-workspace";
 import type { OpenDocument } from "@/lib/editor/documents";
+import type { EditorPosition } from "@/lib/workbench/view-state";
+
+/** Where each file's cursor and scroll were left, remembered across tab switches and reloads. */
+export interface EditorPositions {
+  get(path: string): EditorPosition | undefined;
+  set(path: string, position: EditorPosition): void;
+}
 
 export interface RevealRequest {
   path: string;
@@ -35,6 +42,7 @@ export default function CodeEditor(props: {
   onSave: (path: string) => void;
   onCloseModel?: (path: string) => void;
   openPaths: string[];
+  positions?: EditorPositions;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -61,10 +69,22 @@ export default function CodeEditor(props: {
       if (!model) return;
       latest.current.onChange(model.uri.path.slice(1), model.getValue());
     });
+    // The cursor and scroll are remembered a moment after they settle (not on every pixel).
+    let positionTimer: ReturnType<typeof setTimeout> | undefined;
+    const rememberSoon = () => {
+      clearTimeout(positionTimer);
+      positionTimer = setTimeout(() => rememberPosition(instance, latest.current.positions), 300);
+    };
+    const offCursor = instance.onDidChangeCursorPosition(rememberSoon);
+    const offScroll = instance.onDidScrollChange(rememberSoon);
     // Monaco's theme is global: the diff editor and the viewers follow too.
     const offTheme = workbenchTheme().subscribe(() => monaco.editor.setTheme(monacoTheme()));
     return () => {
+      clearTimeout(positionTimer);
+      rememberPosition(instance, latest.current.positions);
       sub.dispose();
+      offCursor.dispose();
+      offScroll.dispose();
       offTheme();
       instance.dispose();
       editor.current = null;
@@ -79,7 +99,15 @@ export default function CodeEditor(props: {
     let model = monaco.editor.getModel(uri);
     if (!model) model = monaco.editor.createModel(props.doc.text, undefined, uri);
     else if (model.getValue() !== props.doc.text) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: props.doc.text }], () => null);
-    if (instance.getModel() !== model) instance.setModel(model);
+    if (instance.getModel() !== model) {
+      rememberPosition(instance, latest.current.positions);
+      instance.setModel(model);
+      const at = latest.current.positions?.get(props.doc.path);
+      if (at) {
+        instance.setPosition({ lineNumber: at.line, column: at.column });
+        instance.setScrollPosition({ scrollTop: at.scrollTop, scrollLeft: at.scrollLeft });
+      }
+    }
     instance.updateOptions({ readOnly: props.doc.readOnly });
   }, [props.doc]);
 
@@ -126,4 +154,11 @@ export default function CodeEditor(props: {
   }, [props.reveal, props.doc.path]);
 
   return <div ref={host} className="editor-host" data-testid="code-editor" />;
+}
+
+function rememberPosition(instance: monaco.editor.IStandaloneCodeEditor, positions: EditorPositions | undefined) {
+  const model = instance.getModel();
+  const at = instance.getPosition();
+  if (!positions || !model || model.isDisposed() || !at || model.uri.scheme !== "file") return;
+  positions.set(model.uri.path.slice(1), { line: at.lineNumber, column: at.column, scrollTop: instance.getScrollTop(), scrollLeft: instance.getScrollLeft() });
 }

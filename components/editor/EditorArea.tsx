@@ -2,7 +2,7 @@
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { isDirty, type DocumentStore } from "@/lib/editor/documents";
-import type { LineMark, RevealRequest } from "./CodeEditor";
+import type { EditorPositions, LineMark, RevealRequest } from "./CodeEditor";
 
 // Monaco is a lazy chunk: the workbench shell renders before it arrives.
 const CodeEditor = dynamic(() => import("./CodeEditor"), { ssr: false, loading: () => <div className="editor-host muted">Loading editor…</div> });
@@ -34,6 +34,7 @@ export function EditorArea(props: {
   readOnly: boolean;
   reveal?: RevealRequest;
   marks?: LineMark[];
+  positions?: EditorPositions;
   diff?: DiffView;
   onCloseDiff: () => void;
   onShowDiff: (path: string) => void;
@@ -153,6 +154,7 @@ export function EditorArea(props: {
             onChange={onChange}
             onSave={save}
             openPaths={docs.map((d) => d.path)}
+            positions={props.positions}
           />
         </>
       ) : (

@@ -5,6 +5,7 @@ import { WorkspaceManager } from "@/lib/workspaces/manager";
 import { openLightningFs, deleteWorkspaceStorage, lightningFsName } from "@/lib/fs/lightning";
 import { cloneInWorker, type WorkerHandle } from "@/lib/workspaces/clone-in-worker";
 import { revocableFs, type RevocableFs } from "@/lib/fs/revocable";
+import { forgetViewState } from "@/lib/workbench/view-state";
 
 /** The browser's wiring of the framework-free core: IndexedDB, crypto, the clock. */
 let manager: WorkspaceManager | undefined;
@@ -24,6 +25,8 @@ export function workspaceManager(): WorkspaceManager {
     deleteStorage: async (id) => {
       revokeWorkspaceFs(id, "all", "This workspace was deleted");
       await deleteWorkspaceStorage(id, indexedDB);
+      forgetViewState(id);
+      localStorage.removeItem(`tabula.importNotesSeen.${id}`);
     },
     randomBytes: (bytes) => crypto.getRandomValues(bytes),
     now: () => Date.now(),

@@ -34,9 +34,15 @@ export function FileTree(props: {
   decorations: Map<string, GitDecoration>;
   activePath?: string;
   readOnly: boolean;
+  /** The folders to show expanded when the tree appears (remembered from the last visit). */
+  initialExpanded?: () => string[];
+  onExpandedChange?: (paths: string[]) => void;
   onIntent: (intent: TreeIntent) => Promise<void> | void;
 }) {
-  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(props.initialExpanded?.()));
+  const onExpandedChange = useRef(props.onExpandedChange);
+  onExpandedChange.current = props.onExpandedChange;
+  useEffect(() => onExpandedChange.current?.([...expanded]), [expanded]);
   const [selected, setSelected] = useState<string>();
   const [editing, setEditing] = useState<Editing>();
   const [draft, setDraft] = useState("");

@@ -24,7 +24,7 @@ import { FileTree, type TreeIntent } from "@/components/tree/FileTree";
 import { ProblemsPanel } from "@/components/problems/ProblemsPanel";
 import { ProblemsCount } from "@/components/problems/ProblemsCount";
 import { EditorArea, type DiffView } from "@/components/editor/EditorArea";
-import type { RevealRequest } from "@/components/editor/CodeEditor";
+import type { EditorPositions, RevealRequest } from "@/components/editor/CodeEditor";
 import { QuickOpen } from "@/components/search/QuickOpen";
 import { FindInFiles } from "@/components/search/FindInFiles";
 import { BranchPicker } from "./BranchPicker";
@@ -33,6 +33,7 @@ import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, typ
 import { diffFileAgainstHead } from "@/lib/git";
 import { textBeforeEdit } from "@/lib/editor/edit-diff";
 import { isDirty } from "@/lib/editor/documents";
+import { readViewState, rememberPosition, updateViewState } from "@/lib/workbench/view-state";
 import { EMPTY_REVIEW, type ReviewState } from "@/lib/modes";
 import type { LineMark } from "@/components/editor/CodeEditor";
 import { exposeTestHooks } from "@/components/services/browser-env";
@@ -85,12 +86,48 @@ export default function Workbench({ id }: { id: string }) {
     };
   }, [ws]);
 
-  // Deep link: /w/<id>?open=path/to/file opens that file once the workspace is ready.
+  // The tabs of the last visit come back (those whose files still exist), the one in front too;
+  // a deep link (/w/<id>?open=path/to/file) opens its file in front of them. Only once that is
+  // done does the tab list start being remembered again, so a reload mid-way forgets nothing.
   useEffect(() => {
     if (!ws) return;
-    const path = new URLSearchParams(location.search).get("open");
-    if (path) void ws.docs.open(path).catch((e) => setToast({ message: (e as Error).message, error: true }));
+    const { docs, wsfs } = ws;
+    const id = ws.meta.id;
+    let restored = false;
+    const remember = () => {
+      if (!restored) return;
+      updateViewState(id, (s) => {
+        s.tabs = docs.list().map((d) => d.path);
+        s.active = docs.active;
+      });
+    };
+    const off = docs.subscribe(remember);
+    void (async () => {
+      const saved = readViewState(id);
+      for (const path of saved.tabs) {
+        const stat = await wsfs.stat(path).catch(() => undefined);
+        if (stat?.type === "file") await docs.open(path).catch(() => undefined);
+      }
+      if (saved.active && docs.get(saved.active)) await docs.open(saved.active);
+      const link = new URLSearchParams(location.search).get("open");
+      if (link) await docs.open(link).catch((e) => setToast({ message: (e as Error).message, error: true }));
+      restored = true;
+      remember();
+    })();
+    return off;
   }, [ws?.docs]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const workspaceId = ws?.meta.id;
+  const positions = useMemo<EditorPositions | undefined>(
+    () =>
+      workspaceId
+        ? {
+            get: (path) => readViewState(workspaceId).positions[path],
+            set: (path, at) => updateViewState(workspaceId, (s) => rememberPosition(s, path, at)),
+          }
+        : undefined,
+    [workspaceId],
+  );
 
   // Review findings as marks on their lines in the editor.
   const marks = useMemo<LineMark[]>(
@@ -388,7 +425,20 @@ export default function Workbench({ id }: { id: string }) {
                 ) : sidebar === "scm" ? (
                   <SourceControlView ws={ws} readOnly={readOnly} onOpenDiff={(p) => void showDiff(p)} onOpenFile={(p) => void open(p)} onOpenMerge={(p) => { setDiff(undefined); setMergePath(p); }} onError={report} onDone={clearError} />
                 ) : sidebar === "explorer" ? (
-                  <FileTree nodes={ws.tree} loading={!ws.loaded.tree} decorations={ws.decorations} activePath={activePath} readOnly={readOnly} onIntent={onIntent} />
+                  <FileTree
+                    nodes={ws.tree}
+                    loading={!ws.loaded.tree}
+                    decorations={ws.decorations}
+                    activePath={activePath}
+                    readOnly={readOnly}
+                    initialExpanded={() => readViewState(ws.meta.id).expanded}
+                    onExpandedChange={(paths) =>
+                      updateViewState(ws.meta.id, (s) => {
+                        s.expanded = paths;
+                      })
+                    }
+                    onIntent={onIntent}
+                  />
                 ) : (
                   <FindInFiles
                     wsfs={ws.wsfs}
@@ -432,6 +482,7 @@ export default function Workbench({ id }: { id: string }) {
                 readOnly={readOnly}
                 reveal={reveal}
                 marks={marks}
+                positions={positions}
                 diff={diff}
                 onCloseDiff={() => setDiff(undefined)}
                 onShowDiff={(p) => void showDiff(p)}
