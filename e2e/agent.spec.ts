@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, expandFolder } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel as useMockModelAt, mockModelServerPerFile } from "./helpers/agent-ui";
 
@@ -37,7 +37,7 @@ test("the agent reads a file, edits it after approval, runs a command after appr
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
 
   // The editor shows the change, and the tree marks the file modified.
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
   await expect(treeItem(page, "src/greet.ts").locator(".git")).toHaveText("M");
@@ -197,7 +197,7 @@ test("Plan mode delivers a plan card; approving it switches to Act and the plan 
   await page.getByRole("group", { name: "Approval needed" }).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByTestId("completion")).toContainText("Plan carried out.");
   expect(JSON.stringify(server.requests[1].body)).toContain("Replace Hello with Howdy");
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
 });

@@ -65,6 +65,14 @@ export function treeItem(page: Page, path: string) {
   return page.locator(`[role="treeitem"][data-path="${path}"]`);
 }
 
+/** Make sure a folder of the tree is expanded (a click would collapse one the workbench remembered open). */
+export async function expandFolder(page: Page, path: string) {
+  const row = treeItem(page, path);
+  await expect(row).toBeVisible();
+  if ((await row.getAttribute("aria-expanded")) !== "true") await row.click();
+  await expect(row).toHaveAttribute("aria-expanded", "true");
+}
+
 /** Type into the Monaco editor the way a person does: click into it, then keystrokes. */
 /**
  * Clicks into the editor and types. One Monaco editor serves every tab and swaps to a new file

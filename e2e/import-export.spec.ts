@@ -1,4 +1,4 @@
-import { test, expect, treeItem } from "./fixtures";
+import { test, expect, treeItem, expandFolder } from "./fixtures";
 import { zipSync, unzipSync, strToU8 } from "fflate";
 import fs from "node:fs";
 import { startGitHttpServer } from "./helpers/git-http-server";
@@ -20,7 +20,7 @@ test("import a .zip and export it again: every file is byte-identical", async ({
   await page.waitForURL(/\/w\//);
   await expect(page.getByTestId("workspace-name")).toHaveText("proj");
   await expect(treeItem(page, "README.md")).toBeVisible();
-  await treeItem(page, "assets").click();
+  await expandFolder(page, "assets");
   await treeItem(page, "assets/logo.bin").click();
   await expect(page.getByRole("status").filter({ hasText: "Binary file" })).toContainText("read-only hex preview");
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { zipSync, strToU8 } from "fflate";
-import { test, expect, createWorkspace, runInTerminal, terminalRow, treeItem } from "./fixtures";
+import { test, expect, createWorkspace, runInTerminal, terminalRow, treeItem, expandFolder } from "./fixtures";
 import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
 import type { MockRequest } from "./helpers/mock-model-server";
 import { SAMPLE_PROJECT } from "../lib/workspaces/sample";
@@ -163,7 +163,7 @@ test("@selection sends the editor's selection; the open file's folder brings its
   await expect(terminalRow(page, /^written\s*$/)).toHaveCount(1);
   await useMockModel(page, server.url);
 
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   const editor = page.getByTestId("code-editor").locator('.monaco-editor[data-uri="file:///src/greet.ts"]');
   await editor.waitFor();

@@ -5,7 +5,7 @@
  * mock server answers requests in order, so the tasks depend on each other (and maxParallel is
  * 1): the order of requests is the order of the script.
  */
-import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, expandFolder } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel as useMockModelAt, mockModelServerPerFile } from "./helpers/agent-ui";
 
@@ -165,7 +165,7 @@ test("a plan card's Approve & run as a team runs the steps in dependency order, 
   expect(JSON.stringify(posts[3]!.body)).toContain("Your task: Check the output");
   expect(JSON.stringify(posts[3]!.body)).toContain("READ-DONE");
   // The approved edit is in the workspace.
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
   // The whole orchestration is undone in one step: the files as they were before its first task.

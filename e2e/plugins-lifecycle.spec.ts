@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, expandFolder } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 import { newFile } from "./helpers/new-file";
@@ -37,7 +37,7 @@ test("built-in plugins: gitignore-guard and custom-compaction are off until swit
   await ask(page, "write two");
   await expect(transcript(page)).toContainText("Could not write two.");
   await expect(transcript(page).locator('[data-tool="editor"]').nth(1)).toHaveAttribute("data-status", "blocked");
-  await treeItem(page, "dist").click();
+  await expandFolder(page, "dist");
   await expect(treeItem(page, "dist/one.js")).toBeVisible();
   await expect(treeItem(page, "dist/two.js")).toHaveCount(0);
 });

@@ -58,3 +58,46 @@ test("after a reload the workbench looks as it was left: the open tabs, the one 
   await expect(page.getByRole("tab", { name: /README\.md/ })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tab", { name: /greet\.ts/ })).toHaveCount(0);
 });
+
+test("after a reload the terminals come back: the dock open, as many tabs, each in its directory, the same one in front", async ({ page }) => {
+  await createWorkspace(page, "Restore terminals");
+  await openTerminal(page);
+  await runInTerminal(page, "mkdir -p tools/bin && cd tools");
+  const active = page.locator('[data-testid="terminal"]:visible .xterm-rows');
+  await expect(active).toContainText("~/tools");
+  await page.getByRole("button", { name: "New terminal" }).click();
+  const tabs = page.getByRole("tablist", { name: "Terminals" }).getByRole("tab");
+  await expect(tabs).toHaveCount(2);
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await runInTerminal(page, "cd src && echo in-second");
+  await expect(active).toContainText("in-second");
+
+  await page.reload();
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await runInTerminal(page, "pwd");
+  await expect(active.locator(":scope > div").filter({ hasText: /^\/workspace\/src\s*$/ })).toHaveCount(1);
+  await tabs.nth(0).click();
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await runInTerminal(page, "pwd");
+  await expect(active.locator(":scope > div").filter({ hasText: /^\/workspace\/tools\s*$/ })).toHaveCount(1);
+
+  // A directory gone since starts its terminal at the workspace's root; a closed dock stays closed.
+  await page.getByRole("button", { name: "Close terminal 2" }).click();
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await runInTerminal(page, "rm -r /workspace/tools");
+  await expect(treeItem(page, "tools")).toHaveCount(0);
+  await page.reload();
+  await expect(tabs).toHaveCount(1);
+  await page.locator('[data-testid="terminal"]:visible').click();
+  await runInTerminal(page, "pwd");
+  await expect(active.locator(":scope > div").filter({ hasText: /^\/workspace\s*$/ })).toHaveCount(1);
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(page.getByTestId("terminal")).toBeHidden();
+  await page.reload();
+  await expect(page.getByTestId("workspace-name")).toHaveText("Restore terminals");
+  await expect(treeItem(page, "README.md")).toBeVisible();
+  await expect(page.getByRole("tablist", { name: "Terminals" })).toHaveCount(0);
+});

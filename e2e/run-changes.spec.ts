@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem, editorText, typeInEditor } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, typeInEditor, expandFolder } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
@@ -45,7 +45,7 @@ test("after a turn, review its changes as a whole: diffs, revert one file, undo,
   await page.getByRole("button", { name: "Close diff" }).click();
 
   // An edit by hand after the turn: the file says so (reverting it would undo that edit too).
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Howdy");
   await typeInEditor(page, "MINE ", "src/greet.ts");
@@ -85,8 +85,8 @@ test("after a turn, review its changes as a whole: diffs, revert one file, undo,
   await expect(line).toContainText("Turn 1 changed 3 files · kept");
   await page.reload();
   await expect(page.getByTestId("run-changes-line")).toContainText("Turn 1 changed 3 files · kept");
-  await expect(treeItem(page, "src")).toHaveAttribute("aria-expanded", "false");
-  await treeItem(page, "src").click();
+  // src was left expanded: the reload shows it so.
+  await expect(treeItem(page, "src")).toHaveAttribute("aria-expanded", "true");
   await expect(treeItem(page, "src/farewell.ts")).toBeVisible();
 });
 
@@ -111,7 +111,7 @@ test("an earlier turn's changes from the timeline: only that turn's files, rever
   await expect(fileRows(page, 1)).toHaveText([/added\s*notes\/one\.md\s*\+1 −0/]);
   await changesView(page, 1).getByRole("button", { name: "Revert all" }).click();
   await expect(changesView(page, 1).getByTestId("revert-banner")).toContainText("(1 file changed)");
-  await treeItem(page, "notes").click();
+  await expandFolder(page, "notes");
   await expect(treeItem(page, "notes/two.md")).toBeVisible();
   await expect(treeItem(page, "notes/one.md")).toHaveCount(0);
   await changesView(page, 1).getByRole("button", { name: "Close the changes" }).click();

@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, editorText, openTerminal, runInTerminal, terminalRow, treeItem, typeInEditor } from "./fixtures";
+import { test, expect, createWorkspace, editorText, openTerminal, runInTerminal, terminalRow, treeItem, typeInEditor, expandFolder } from "./fixtures";
 
 test("find in files runs a catastrophic regex at once and explains an unsupported one", async ({ page }) => {
   await createWorkspace(page, "Regex search");
@@ -54,7 +54,7 @@ test("find in files: files to include and to exclude narrow the search; past 2,0
 test("replace in files: a preview of every change, a file left out, unsaved files untouched, and Undo puts it back", async ({ page }) => {
   await createWorkspace(page, "Search replace");
   // src/greet.ts is open with an unsaved edit: a replace must not write under it.
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await typeInEditor(page, "// draft\n", "src/greet.ts");
   await expect(page.getByRole("tab", { name: /greet\.ts/ }).getByLabel("unsaved changes")).toBeVisible();

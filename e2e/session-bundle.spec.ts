@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem, editorText, typeInEditor } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, typeInEditor, expandFolder } from "./fixtures";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -53,7 +53,7 @@ test("export a session as a git bundle that native git clones; import it into a 
     await expect(page.getByTestId("workspace-name")).toHaveText("s");
     await treeItem(page, "notes.txt").click();
     await expect.poll(() => editorText(page)).toBe("my notes");
-    await treeItem(page, "src").click();
+    await expandFolder(page, "src");
     await treeItem(page, "src/greet.ts").click();
     await expect.poll(() => editorText(page)).toContain("Howdy");
     // The conversation and its timeline came along.

@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, expandFolder } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
@@ -81,7 +81,7 @@ test("edit & resend with 'also restore files': that turn's changes are undone, t
   ]);
   await turn(page, "change the greeting", "Greeting changed.");
   await turn(page, "add a farewell module", "Farewell added.");
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await expect(treeItem(page, "src/farewell.ts")).toBeVisible();
 
   await promptAction(page, "add a farewell module", "Edit");
@@ -148,7 +148,7 @@ test("re-run a past prompt in a fork, restoring the files first: the new session
   await expect(transcript(page)).toContainText("Changed it another way.");
   await expect(transcript(page)).not.toContainText("Second answer.");
   // The prompt ran on the files as they were before the turn (Hello was there to replace).
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Hiya");
   const sent = server.requests.filter((r) => r.method === "POST").at(-2)!.body.messages as { role: string }[];

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
-import { test, expect, treeItem, typeInEditor } from "./fixtures";
+import { test, expect, treeItem, typeInEditor, expandFolder } from "./fixtures";
 import { startGitHttpServer } from "./helpers/git-http-server";
 
 type Server = Awaited<ReturnType<typeof startGitHttpServer>>;
@@ -104,7 +104,7 @@ test("Source Control view: stage, unstage, commit with Ctrl+Enter, push; native 
     await view(page).getByRole("button", { name: "Pull" }).click();
     await expect(view(page).getByTestId("scm-tracking")).toHaveText("origin/main ↑0 ↓0");
     await page.getByRole("tab", { name: "Explorer" }).click();
-    await treeItem(page, "src").click();
+    await expandFolder(page, "src");
     await treeItem(page, "src/app.js").click();
     await expect(page.getByTestId("code-editor")).toContainText("export const v = 2;");
   } finally {

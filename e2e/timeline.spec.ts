@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem, editorText, typeInEditor } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, typeInEditor, expandFolder } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { ask, useMockModel, mockModelServerPerFile, autoApprove } from "./helpers/agent-ui";
 
@@ -32,7 +32,7 @@ async function threeTurns(page: Page) {
   await runTurn(page, "second change", "Done with two.");
   await runTurn(page, "third change", "Done with three.");
   await expect(timeline(page).getByRole("button", { name: /^Turn 3: third change/ })).toBeVisible();
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await expect.poll(() => editorText(page)).toContain("Hiya");
 }
@@ -263,7 +263,7 @@ async function threeChangesByHand(page: Page): Promise<string> {
   await treeItem(page, "README.md").click();
   await typeInFile(page, "README.md", "MINE ");
   await saveFile(page, /README\.md/, (t) => t.includes("MINE "));
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await typeInFile(page, "src/greet.ts", "// MINE TOO\n");
   await saveFile(page, /greet\.ts/, (t) => t.includes("// MINE TOO"));
@@ -314,7 +314,7 @@ for (const parkAfter of [1, 2, 3]) {
     await expect.poll(() => editorText(again)).toBe("brand new");
     await openFile(again, "README.md");
     await expect.poll(() => editorText(again)).toMatch(/^(?!.*brand new).*MINE /s);
-    await treeItem(again, "src").click();
+    await expandFolder(again, "src");
     await openFile(again, "src/greet.ts");
     await expect.poll(() => editorText(again)).toContain("// MINE TOO");
   });
@@ -333,7 +333,7 @@ test("a restore that finished (after write 3 of 3 and its commit point) just bef
   await expect(again.getByTestId("restore-recovery")).toHaveCount(0);
   await openFile(again, "README.md");
   await expect.poll(() => editorText(again)).toMatch(/^# Sample project(?!.*MINE)/s);
-  await treeItem(again, "src").click();
+  await expandFolder(again, "src");
   await openFile(again, "src/greet.ts");
   await expect.poll(() => editorText(again)).toMatch(/^export function greet(?!.*MINE)/s);
 });

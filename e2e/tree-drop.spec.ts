@@ -1,5 +1,5 @@
 /** Files dragged in from the desktop land in the folder they are dropped on; nothing is overwritten. */
-import { test, expect, createWorkspace, treeItem, editorText, openTerminal, runInTerminal } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, openTerminal, runInTerminal, expandFolder } from "./fixtures";
 import type { Locator } from "@playwright/test";
 
 /** What the browser hands the page when files are dragged in from the desktop. */
@@ -20,7 +20,7 @@ test("files dropped from the desktop go into the folder under them (a file row: 
     { name: "todo.txt", text: "- ship\n" },
   ]);
   await expect(page.getByRole("status").filter({ hasText: "Added 2 files to src." })).toBeVisible();
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await expect(treeItem(page, "src/notes.md")).toBeVisible();
   await expect(treeItem(page, "src/todo.txt")).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { test, expect, createWorkspace, treeItem, typeInEditor, editorText } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, typeInEditor, editorText, expandFolder } from "./fixtures";
 
 test("create a workspace, create a file, type, save, reload: the content is still there", async ({ page }) => {
   await createWorkspace(page, "Persist test");
@@ -31,7 +31,7 @@ test("rename, move by drag and drop, delete and undo in the file tree", async ({
   await expect(treeItem(page, "README.md")).toHaveCount(0);
 
   await treeItem(page, "INTRO.md").dragTo(treeItem(page, "docs"));
-  await treeItem(page, "docs").click();
+  await expandFolder(page, "docs");
   await expect(treeItem(page, "docs/INTRO.md")).toBeVisible();
   await expect(treeItem(page, "INTRO.md")).toHaveCount(0);
 
@@ -79,7 +79,7 @@ test("find in files lists matches and a click jumps to the line; Ctrl+P opens by
 
 test("diff of a modified file against HEAD in the Monaco diff editor", async ({ page }) => {
   await createWorkspace(page, "Diff test");
-  await treeItem(page, "src").click();
+  await expandFolder(page, "src");
   await treeItem(page, "src/greet.ts").click();
   await typeInEditor(page, "// changed line\n", "src/greet.ts");
   await page.keyboard.press("Control+s");

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test, expect, createWorkspace, treeItem, editorText } from "./fixtures";
+import { test, expect, createWorkspace, treeItem, editorText, expandFolder } from "./fixtures";
 
 /** The start page's table row of a workspace. */
 const row = (page: import("@playwright/test").Page, name: string) => page.getByRole("table", { name: "Workspaces" }).getByRole("row").filter({ has: page.getByRole("link", { name, exact: true }) });
@@ -23,8 +23,8 @@ test("import a folder with Import folder…: its files, nested folders included,
     await page.waitForURL(/\/w\/[a-z2-7]{20}$/);
     await expect(page.getByTestId("workspace-name")).toHaveText("my-project");
     await expect(treeItem(page, "README.md")).toBeVisible();
-    await treeItem(page, "src").click();
-    await treeItem(page, "src/deep").click();
+    await expandFolder(page, "src");
+    await expandFolder(page, "src/deep");
     await treeItem(page, "src/deep/util.ts").click();
     await expect.poll(() => editorText(page)).toBe("export const util = 'deep';\n");
     // Imported files are committed: nothing shows as changed.

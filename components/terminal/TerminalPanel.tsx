@@ -9,6 +9,7 @@ import type { TerminalHost } from "./TerminalView";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
 import { useCommands } from "@/components/palette/CommandsContext";
 import { browserNodeRuntime } from "@/components/services/node-runtime";
+import { readViewState, updateViewState } from "@/lib/workbench/view-state";
 
 // xterm is browser-only and only needed once a terminal is shown.
 const TerminalView = dynamic(() => import("./TerminalView"), { ssr: false, loading: () => <div className="terminal-host muted">Starting terminal…</div> });
@@ -27,7 +28,7 @@ function loadHistory(id: string): CommandHistory {
 
 /**
  * The dock's terminals. All tabs share one shell over the workspace, one history per workspace
- * (persisted), and each keeps its own cwd. A read-only tab (another tab is the writer) gets the
+ * (persisted), and each keeps its own cwd — remembered, with how many there are, for the next visit. A read-only tab (another tab is the writer) gets the
  * shell's read-only view.
  */
 export function TerminalPanel(props: {
@@ -44,6 +45,44 @@ export function TerminalPanel(props: {
   const [active, setActive] = useState(1);
   const nextId = useRef(2);
   const history = useMemo(() => loadHistory(ws.meta.id), [ws.meta.id]);
+  // Each terminal's directory, relative to the workspace; remembered with the tabs for the next visit.
+  const cwds = useRef(new Map<number, string>());
+  const [restored, setRestored] = useState(false);
+
+  // The terminals of the last visit come back, each in its directory if that still exists.
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      const saved = readViewState(ws.meta.id).terminals;
+      if (saved) {
+        const ids: number[] = [];
+        for (const cwd of saved.cwds) {
+          const id = ids.length + 1;
+          ids.push(id);
+          const stat = cwd ? await ws.wsfs.stat(cwd).catch(() => undefined) : undefined;
+          cwds.current.set(id, stat?.type === "dir" ? cwd : "");
+        }
+        if (cancelled) return;
+        nextId.current = ids.length + 1;
+        setTabs(ids);
+        setActive(ids[saved.active] ?? 1);
+      }
+      if (!cancelled) setRestored(true);
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [ws.meta.id, ws.wsfs]);
+
+  const remember = () =>
+    updateViewState(ws.meta.id, (s) => {
+      s.terminals = { open: s.terminals?.open ?? true, cwds: tabs.map((id) => cwds.current.get(id) ?? ""), active: Math.max(0, tabs.indexOf(active)) };
+    });
+  const rememberRef = useRef(remember);
+  rememberRef.current = remember;
+  useEffect(() => {
+    if (restored) rememberRef.current();
+  }, [restored, tabs, active]);
 
   useEffect(() => {
     let cancelled = false;
@@ -120,7 +159,21 @@ export function TerminalPanel(props: {
       </div>
       {error && <div className="banner error" role="alert">{error}</div>}
       <div className="terminal-stack">
-        {host ? tabs.map((id, i) => <TerminalView key={id} host={host} active={id === active} label={`Terminal ${i + 1}`} />) : !error && <div className="muted" style={{ padding: 8 }}>Starting shell…</div>}
+        {host && restored
+          ? tabs.map((id, i) => (
+              <TerminalView
+                key={id}
+                host={host}
+                active={id === active}
+                label={`Terminal ${i + 1}`}
+                startCwd={cwds.current.get(id)}
+                onCwd={(cwd) => {
+                  cwds.current.set(id, cwd);
+                  rememberRef.current();
+                }}
+              />
+            ))
+          : !error && <div className="muted" style={{ padding: 8 }}>Starting shell…</div>}
       </div>
     </div>
   );

@@ -28,7 +28,15 @@ const PATH_IN_OUTPUT = /(?:^|[\s'"(:])((?:\.{0,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\.[A
  * (onOutput); Ctrl-C aborts the running command. Keys typed while a command
  * runs, and the later lines of a multi-line paste, wait in the line editor's queue and run next.
  */
-export default function TerminalView(props: { host: TerminalHost; active: boolean; label: string }) {
+export default function TerminalView(props: {
+  host: TerminalHost;
+  active: boolean;
+  label: string;
+  /** The directory to start in, relative to the workspace (a reload puts each terminal back where it was). */
+  startCwd?: string;
+  /** The directory changed (relative to the workspace; not called for one outside it). */
+  onCwd?: (cwd: string) => void;
+}) {
   const hostRef = useRef<HTMLDivElement>(null);
   const fitRef = useRef<FitAddon | null>(null);
   const termRef = useRef<Terminal | null>(null);
@@ -63,7 +71,7 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
 
     const editor = new LineEditor(history, { columns: term.cols });
     const resized = term.onResize(({ cols }) => editor.setColumns(cols));
-    let cwd = shell().mountPoint;
+    let cwd = latest.current.startCwd ? `${shell().mountPoint}/${latest.current.startCwd}` : shell().mountPoint;
     let env: Record<string, string> | undefined;
     let lastExitCode = 0;
     let running: AbortController | null = null;
@@ -126,6 +134,11 @@ export default function TerminalView(props: { host: TerminalHost; active: boolea
           running = null;
         }
         if (disposed) return;
+        if (result.cwd !== cwd) {
+          const mount = shell().mountPoint;
+          const rel = result.cwd === mount ? "" : result.cwd.startsWith(mount + "/") ? result.cwd.slice(mount.length + 1) : undefined;
+          if (rel !== undefined) latest.current.onCwd?.(rel);
+        }
         cwd = result.cwd;
         env = result.env;
         lastExitCode = result.exitCode;

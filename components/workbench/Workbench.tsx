@@ -118,6 +118,19 @@ export default function Workbench({ id }: { id: string }) {
   }, [ws?.docs]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const workspaceId = ws?.meta.id;
+  // The dock comes back open if it was; whether it shows is remembered as it changes.
+  useEffect(() => {
+    if (workspaceId && readViewState(workspaceId).terminals?.open) {
+      setDockMounted(true);
+      setDockOpen(true);
+    }
+  }, [workspaceId]);
+  useEffect(() => {
+    if (!workspaceId || !dockMounted) return;
+    updateViewState(workspaceId, (s) => {
+      s.terminals = { cwds: [""], active: 0, ...s.terminals, open: dockOpen };
+    });
+  }, [workspaceId, dockMounted, dockOpen]);
   const positions = useMemo<EditorPositions | undefined>(
     () =>
       workspaceId

@@ -1,15 +1,17 @@
 /**
  * What the workbench looked like, per workspace, so a reload (or coming back tomorrow) opens it
  * the same way: the open tabs and which one was in front, each file's cursor and scroll
- * position, and the folders expanded in the tree. Kept in localStorage under one key per
- * workspace; whatever is read back is validated, and anything unreadable is treated as "nothing
- * remembered" — a view state is a comfort, never a reason for the workbench not to open.
+ * position, the folders expanded in the tree, and the terminals (how many, each one's directory,
+ * whether the dock showed). Kept in localStorage under one key per workspace; whatever is read
+ * back is validated, and anything unreadable is treated as "nothing remembered" — a view state
+ * is a comfort, never a reason for the workbench not to open.
  */
 import { z } from "zod";
 
 export const MAX_REMEMBERED_TABS = 50;
 export const MAX_REMEMBERED_POSITIONS = 200;
 export const MAX_REMEMBERED_FOLDERS = 2000;
+export const MAX_REMEMBERED_TERMINALS = 10;
 
 const positionSchema = z.object({
   line: z.number().int().min(1),
@@ -19,12 +21,24 @@ const positionSchema = z.object({
 });
 export type EditorPosition = z.infer<typeof positionSchema>;
 
+const terminalsSchema = z.object({
+  /** The dock was showing. */
+  open: z.boolean(),
+  /** Each terminal tab's directory, relative to the workspace ("" is its root). */
+  cwds: z.array(z.string()).min(1),
+  /** Index of the terminal in front. */
+  active: z.number().int().min(0),
+});
+export type TerminalsView = z.infer<typeof terminalsSchema>;
+
+// Each part is read on its own: a broken part is forgotten, the others still come back.
 const viewStateSchema = z.object({
-  tabs: z.array(z.string()).default([]),
-  active: z.string().optional(),
+  tabs: z.array(z.string()).catch([]),
+  active: z.string().optional().catch(undefined),
   /** Most recently left last. */
-  positions: z.record(z.string(), positionSchema).default({}),
-  expanded: z.array(z.string()).default([]),
+  positions: z.record(z.string(), positionSchema).catch({}),
+  expanded: z.array(z.string()).catch([]),
+  terminals: terminalsSchema.optional().catch(undefined),
 });
 export type ViewState = z.infer<typeof viewStateSchema>;
 
@@ -56,6 +70,10 @@ export function updateViewState(workspaceId: string, change: (state: ViewState) 
   change(state);
   state.tabs = state.tabs.slice(-MAX_REMEMBERED_TABS);
   state.expanded = state.expanded.slice(-MAX_REMEMBERED_FOLDERS);
+  if (state.terminals) {
+    state.terminals.cwds = state.terminals.cwds.slice(0, MAX_REMEMBERED_TERMINALS);
+    state.terminals.active = Math.min(state.terminals.active, state.terminals.cwds.length - 1);
+  }
   const paths = Object.keys(state.positions);
   if (paths.length > MAX_REMEMBERED_POSITIONS) for (const p of paths.slice(0, paths.length - MAX_REMEMBERED_POSITIONS)) delete state.positions[p];
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forgetViewState, MAX_REMEMBERED_POSITIONS, MAX_REMEMBERED_TABS, readViewState, rememberPosition, updateViewState, viewStateKey } from "../../lib/workbench/view-state";
+import { forgetViewState, MAX_REMEMBERED_POSITIONS, MAX_REMEMBERED_TERMINALS, MAX_REMEMBERED_TABS, readViewState, rememberPosition, updateViewState, viewStateKey } from "../../lib/workbench/view-state";
 
 function memoryStorage(quota = Infinity) {
   const items = new Map<string, string>();
@@ -38,8 +38,8 @@ describe("view state", () => {
       storage.items.set(viewStateKey("w"), raw);
       expect(readViewState("w", storage), raw).toEqual(empty);
     }
-    // Fields added by a later version are dropped, known ones kept.
-    storage.items.set(viewStateKey("w"), JSON.stringify({ tabs: ["x"], future: 1 }));
+    // Fields added by a later version are dropped, known ones kept; a broken part does not take the others along.
+    storage.items.set(viewStateKey("w"), JSON.stringify({ tabs: ["x"], future: 1, expanded: "src" }));
     expect(readViewState("w", storage)).toEqual({ tabs: ["x"], expanded: [], positions: {} });
   });
 
@@ -65,5 +65,13 @@ describe("view state", () => {
     const full = memoryStorage(40);
     expect(() => updateViewState("w", (v) => void (v.tabs = ["a-long-file-name-that-does-not-fit.ts"]), full)).not.toThrow();
     expect(readViewState("w", full).tabs).toEqual([]);
+  });
+
+  it("remembers the terminals, bounded, and reads a broken terminals entry as none", () => {
+    const storage = memoryStorage();
+    updateViewState("w", (s) => void (s.terminals = { open: true, cwds: Array.from({ length: 14 }, (_, i) => `d${i}`), active: 12 }), storage);
+    expect(readViewState("w", storage).terminals).toEqual({ open: true, cwds: Array.from({ length: MAX_REMEMBERED_TERMINALS }, (_, i) => `d${i}`), active: MAX_REMEMBERED_TERMINALS - 1 });
+    storage.items.set(viewStateKey("w"), JSON.stringify({ tabs: ["a"], terminals: { open: true, cwds: [], active: 0 } }));
+    expect(readViewState("w", storage)).toEqual({ tabs: ["a"], expanded: [], positions: {} });
   });
 });
