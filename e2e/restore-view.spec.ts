@@ -31,6 +31,14 @@ test("after a reload the workbench looks as it was left: the open tabs, the one 
   await page.keyboard.press("Control+Home");
   await page.keyboard.press("ArrowDown");
   await expect.poll(() => cursorLine(page)).toBe(2);
+  // The status bar says where the cursor is, and how much is selected.
+  const cursorStatus = page.getByTestId("cursor-status");
+  await expect(cursorStatus).toHaveText("Ln 2, Col 1");
+  await page.keyboard.press("Shift+End");
+  await expect(cursorStatus).toHaveText("Ln 2, Col 28 (27 selected)");
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Home");
+  await expect(cursorStatus).toHaveText("Ln 2, Col 1");
 
   // Switching the side bar away and back keeps the folders as they were.
   await page.getByRole("tab", { name: "Search" }).click();
@@ -43,6 +51,7 @@ test("after a reload the workbench looks as it was left: the open tabs, the one 
   await expect(page.getByRole("tab", { name: /greet\.ts/ })).toHaveAttribute("aria-selected", "true");
   await expect.poll(() => editorText(page)).toContain("export function greet");
   await expect.poll(() => cursorLine(page)).toBe(2);
+  await expect(cursorStatus).toHaveText("Ln 2, Col 1");
   await expect(treeItem(page, "src/math/sum.ts")).toBeVisible();
   await page.getByRole("tab", { name: /README\.md/ }).click();
   await expect.poll(() => editorText(page)).toContain("# Sample project");

@@ -5,6 +5,7 @@ import { workbenchTheme } from "@/lib/workbench/theme";
 import { currentTsWorkspace } from "./ts-workspace";
 import type { OpenDocument } from "@/lib/editor/documents";
 import type { EditorPosition } from "@/lib/workbench/view-state";
+import { editorCursor } from "@/lib/editor/cursor-status";
 
 /** Where each file's cursor and scroll were left, remembered across tab switches and reloads. */
 export interface EditorPositions {
@@ -76,6 +77,7 @@ export default function CodeEditor(props: {
       positionTimer = setTimeout(() => rememberPosition(instance, latest.current.positions), 300);
     };
     const offCursor = instance.onDidChangeCursorPosition(rememberSoon);
+    const offSelection = instance.onDidChangeCursorSelection(() => publishCursor(instance));
     const offScroll = instance.onDidScrollChange(rememberSoon);
     // Monaco's theme is global: the diff editor and the viewers follow too.
     const offTheme = workbenchTheme().subscribe(() => monaco.editor.setTheme(monacoTheme()));
@@ -84,7 +86,9 @@ export default function CodeEditor(props: {
       rememberPosition(instance, latest.current.positions);
       sub.dispose();
       offCursor.dispose();
+      offSelection.dispose();
       offScroll.dispose();
+      editorCursor.set(undefined);
       offTheme();
       instance.dispose();
       editor.current = null;
@@ -107,6 +111,7 @@ export default function CodeEditor(props: {
         instance.setPosition({ lineNumber: at.line, column: at.column });
         instance.setScrollPosition({ scrollTop: at.scrollTop, scrollLeft: at.scrollLeft });
       }
+      publishCursor(instance);
     }
     instance.updateOptions({ readOnly: props.doc.readOnly });
   }, [props.doc]);
@@ -154,6 +159,15 @@ export default function CodeEditor(props: {
   }, [props.reveal, props.doc.path]);
 
   return <div ref={host} className="editor-host" data-testid="code-editor" />;
+}
+
+function publishCursor(instance: monaco.editor.IStandaloneCodeEditor) {
+  const model = instance.getModel();
+  const selections = instance.getSelections() ?? [];
+  const at = instance.getPosition();
+  if (!model || !at) return editorCursor.set(undefined);
+  const selected = selections.reduce((n, s) => n + model.getValueLengthInRange(s), 0);
+  editorCursor.set({ line: at.lineNumber, column: at.column, selected, selections: Math.max(1, selections.length) });
 }
 
 function rememberPosition(instance: monaco.editor.IStandaloneCodeEditor, positions: EditorPositions | undefined) {

@@ -33,6 +33,7 @@ import { childPath, deleteWithUndo, moveTarget, undoDelete, validateNewName, typ
 import { diffFileAgainstHead } from "@/lib/git";
 import { textBeforeEdit } from "@/lib/editor/edit-diff";
 import { isDirty } from "@/lib/editor/documents";
+import { CursorStatus } from "@/components/editor/CursorStatus";
 import { readViewState, rememberPosition, updateViewState } from "@/lib/workbench/view-state";
 import { EMPTY_REVIEW, type ReviewState } from "@/lib/modes";
 import type { LineMark } from "@/components/editor/CodeEditor";
@@ -524,6 +525,7 @@ export default function Workbench({ id }: { id: string }) {
         <span>{ws.loaded.tree ? `${files.length} files` : "loading files…"}</span>
         <ProblemsCount onOpen={() => setSidebar("problems")} />
         <span className="spacer" />
+        <CursorStatus />
         <span>{readOnly ? "read-only tab" : "editing"}</span>
       </footer>
       {quickOpen && (
