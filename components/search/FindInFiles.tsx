@@ -47,9 +47,19 @@ export function FindInFiles(props: {
   const replaceKey = JSON.stringify([searchKey, replacement]);
   const shownPlan = preview?.key === replaceKey ? preview.plan : undefined;
 
-  const previewReplace = async () => {
+  // One replace step at a time; a failure is said where search errors are.
+  const step = async (work: () => Promise<void>) => {
     setReplacing(true);
     try {
+      await work();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setReplacing(false);
+    }
+  };
+  const previewReplace = () =>
+    step(async () => {
       const wanted = searchFieldsFilter(include, exclude);
       const plan = await planReplace(props.wsfs, query, replacement, {
         regex,
@@ -61,39 +71,21 @@ export function FindInFiles(props: {
       setPreview({ key: replaceKey, plan });
       setReplaced(undefined);
       setError(undefined);
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setReplacing(false);
-    }
-  };
-  const apply = async (plan: ReplacePlan, paths: Set<string>) => {
-    setReplacing(true);
-    try {
+    });
+  const apply = (plan: ReplacePlan, paths: Set<string>) =>
+    step(async () => {
       const outcome = await applyReplace(props.wsfs, plan, paths);
       const count = outcome.written.reduce((n, f) => n + f.count, 0);
       const left = outcome.changedSincePreview.length ? ` Left alone, changed since the preview: ${outcome.changedSincePreview.join(", ")}.` : "";
       setReplaced({ outcome, message: `Replaced ${plural(count, "occurrence")} in ${plural(outcome.written.length, "file")}.${left}` });
       setPreview(undefined);
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setReplacing(false);
-    }
-  };
-  const undo = async (outcome: ReplaceOutcome) => {
-    setReplacing(true);
-    try {
+    });
+  const undo = (outcome: ReplaceOutcome) =>
+    step(async () => {
       const changed = await undoReplace(props.wsfs, outcome);
-      const back = outcome.written.length - changed.length;
       const left = changed.length ? ` Left alone, edited since the replace: ${changed.join(", ")}.` : "";
-      setReplaced({ outcome: { written: [], changedSincePreview: [] }, message: `Put back ${plural(back, "file")}.${left}` });
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setReplacing(false);
-    }
-  };
+      setReplaced({ outcome: { written: [], changedSincePreview: [] }, message: `Put back ${plural(outcome.written.length - changed.length, "file")}.${left}` });
+    });
 
   useEffect(() => {
     input.current?.focus();

@@ -26,7 +26,6 @@ export function workspaceManager(): WorkspaceManager {
       revokeWorkspaceFs(id, "all", "This workspace was deleted");
       await deleteWorkspaceStorage(id, indexedDB);
       forgetViewState(id);
-      localStorage.removeItem(`tabula.importNotesSeen.${id}`);
     },
     randomBytes: (bytes) => crypto.getRandomValues(bytes),
     now: () => Date.now(),

@@ -28,8 +28,8 @@ function loadHistory(id: string): CommandHistory {
 
 /**
  * The dock's terminals. All tabs share one shell over the workspace, one history per workspace
- * (persisted), and each keeps its own cwd — remembered, with how many there are, for the next visit. A read-only tab (another tab is the writer) gets the
- * shell's read-only view.
+ * (persisted), and each keeps its own cwd — remembered, with how many tabs there are, for the
+ * next visit. A read-only tab (another tab is the writer) gets the shell's read-only view.
  */
 export function TerminalPanel(props: {
   ws: WorkspaceState;

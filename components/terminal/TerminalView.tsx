@@ -5,7 +5,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { Unicode11Addon } from "@xterm/addon-unicode11";
 import "@xterm/xterm/css/xterm.css";
 import { LineEditor, toTerminalText, type LineAction } from "@/lib/terminal/line-editor";
-import { completions, type CommandHistory, type Shell, type ShellResult } from "@/lib/shell";
+import { completions, toShellPath, type CommandHistory, type Shell, type ShellResult } from "@/lib/shell";
 import { terminalTheme } from "./theme";
 import { workbenchTheme } from "@/lib/workbench/theme";
 
@@ -71,7 +71,7 @@ export default function TerminalView(props: {
 
     const editor = new LineEditor(history, { columns: term.cols });
     const resized = term.onResize(({ cols }) => editor.setColumns(cols));
-    let cwd = latest.current.startCwd ? `${shell().mountPoint}/${latest.current.startCwd}` : shell().mountPoint;
+    let cwd = toShellPath(shell().mountPoint, latest.current.startCwd ?? "");
     let env: Record<string, string> | undefined;
     let lastExitCode = 0;
     let running: AbortController | null = null;
@@ -135,9 +135,8 @@ export default function TerminalView(props: {
         }
         if (disposed) return;
         if (result.cwd !== cwd) {
-          const mount = shell().mountPoint;
-          const rel = result.cwd === mount ? "" : result.cwd.startsWith(mount + "/") ? result.cwd.slice(mount.length + 1) : undefined;
-          if (rel !== undefined) latest.current.onCwd?.(rel);
+          const rel = shell().toWorkspacePath(result.cwd);
+          if (rel !== null) latest.current.onCwd?.(rel);
         }
         cwd = result.cwd;
         env = result.env;

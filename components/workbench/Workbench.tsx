@@ -95,10 +95,16 @@ export default function Workbench({ id }: { id: string }) {
     const { docs, wsfs } = ws;
     const id = ws.meta.id;
     let restored = false;
+    // The store emits on every keystroke; the tab list is written only when it changed.
+    let written = "";
     const remember = () => {
       if (!restored) return;
+      const tabs = docs.list().map((d) => d.path);
+      const key = JSON.stringify([tabs, docs.active]);
+      if (key === written) return;
+      written = key;
       updateViewState(id, (s) => {
-        s.tabs = docs.list().map((d) => d.path);
+        s.tabs = tabs;
         s.active = docs.active;
       });
     };
