@@ -88,7 +88,7 @@ export async function run({ browser, log = !!process.env.TABULA_BENCH_VERBOSE } 
       "engineMs/nativeMs: medians; ratio: median of per-rep engine/native ratios (same run, interleaved op by op).",
       "native = GIT_INDEX_FILE=<private> git add -A && write-tree && commit-tree && update-ref; restores: that snapshot, then git read-tree -m -u <saved> <target>.",
       "noChange/warm1/warm100/restore*: with the ChangeJournal (how the app runs) and, on lightning-fs, lightningReadMany; noChangeWalk/warm1Walk: no journal (stat walk, e.g. after a reload).",
-      "cold: one run per size (first checkpoint of a fresh repository, all objects written).",
+      "cold: the first checkpoint of a fresh repository, all objects written: one run per synthetic size; on the real shape three (median), each a new engine with no cache file (its objects are in native git's pack already, so only the commit is written).",
       "noChangeIdle: a no-change checkpoint after 700 ms without fs calls (lightning-fs has deactivated and reloads its whole tree).",
       "nodeRealShape: ~10k files over ~3.5k directories up to depth 10, 12 .gitignore files, ~10k commits packed by git fast-import (bench/checkpoints/real-shape.mjs); *Reload = a new engine + journal (a page reload): state only from the cache file, a stat walk.",
       "chromiumRealShape: the same repository (working tree and .git, packs included) written into IndexedDB, the engine on lightning-fs in the page (bench/checkpoints/real-shape-chromium.mjs); *Reload also makes a new LightningFS instance (activated before the timed call).",

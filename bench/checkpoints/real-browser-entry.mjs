@@ -63,6 +63,12 @@ async function checkpoint() {
 async function runOp(op, rep) {
   switch (op) {
     case "cold":
+      // Again from nothing: a new LightningFS, engine and journal, no cache file nor a stamp naming one.
+      if (rep > 0) {
+        for (const f of ["checkpoint-cache.json", "worktree-stamp"]) await fs.promises.unlink(`${DIR}/.git/tabula/${f}`).catch(() => undefined);
+        await newSession();
+      }
+    // falls through
     case "noChange": {
       const r = await checkpoint();
       return { ms: r.ms, ...r.info };

@@ -158,6 +158,12 @@ export function realEngineDriver(api, dir, paths) {
     async run(name, rep) {
       switch (name) {
         case "cold":
+          // Again from nothing: a new engine, no cache file and no stamp naming one.
+          if (rep > 0) {
+            for (const f of [".git/tabula/checkpoint-cache.json", ".git/tabula/worktree-stamp"]) fs.rmSync(path.join(dir, f), { force: true });
+            session = newSession();
+          }
+        // falls through
         case "noChange": {
           const r = await checkpoint(session);
           return { ms: r.ms, ...r.info };
