@@ -5,7 +5,7 @@
  */
 import { sha1 as jsSha1 } from "@noble/hashes/legacy.js";
 import { createSHA1, type IHasher } from "hash-wasm";
-import { CheckpointError, compareUtf8, concatBytes, fromHex, fromUtf8, toHex, treeKey, utf8 } from "./util";
+import { CheckpointError, compareUtf8, concatBytes, fromHex, fromHexInto, fromUtf8, toHex, treeKey, utf8 } from "./util";
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
 
@@ -157,18 +157,39 @@ export function modeString(mode: number): string {
   return mode.toString(8);
 }
 
-/** Serialise entries in git's order (directories compare as "name/"). Sorts a copy. */
+/**
+ * Serialise entries in git's order (directories compare as "name/"). Sorts a copy. Written
+ * into one buffer, names byte by byte while they are ASCII: a first checkpoint of a deep
+ * repository encodes thousands of trees, and one TextEncoder call plus two small arrays per
+ * entry showed in its profile.
+ */
 export function encodeTree(entries: TreeEntry[]): Uint8Array {
-  const sorted = [...entries].sort((a, b) => compareUtf8(treeKey(a.name, a.mode === MODE_TREE), treeKey(b.name, b.mode === MODE_TREE)));
-  const parts: Uint8Array[] = [];
+  const keyed = entries.map((e) => ({ e, key: treeKey(e.name, e.mode === MODE_TREE), bytes: asciiOrUtf8(e.name) }));
+  keyed.sort((a, b) => compareUtf8(a.key, b.key));
   let size = 0;
-  for (const e of sorted) {
-    const head = utf8(`${modeString(e.mode)} ${e.name}\0`);
-    const oid = fromHex(e.oid);
-    parts.push(head, oid);
-    size += head.length + 20;
+  for (const k of keyed) size += modeString(k.e.mode).length + 1 + (typeof k.bytes === "number" ? k.bytes : k.bytes.length) + 1 + 20;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const { e, bytes } of keyed) {
+    const mode = modeString(e.mode);
+    for (let i = 0; i < mode.length; i++) out[at++] = mode.charCodeAt(i);
+    out[at++] = 0x20;
+    if (typeof bytes === "number") for (let i = 0; i < bytes; i++) out[at++] = e.name.charCodeAt(i);
+    else {
+      out.set(bytes, at);
+      at += bytes.length;
+    }
+    out[at++] = 0;
+    fromHexInto(e.oid, out, at);
+    at += 20;
   }
-  return concatBytes(parts, size);
+  return out;
+}
+
+/** The name's length when it is ASCII (its bytes are its char codes), else its UTF-8 bytes. */
+function asciiOrUtf8(name: string): number | Uint8Array {
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) >= 0x80) return utf8(name);
+  return name.length;
 }
 
 export function decodeTree(content: Uint8Array): TreeEntry[] {

@@ -44,8 +44,12 @@ export function workingTreeRules(fs: IsoFs, dir: string): Rules {
       },
     },
   } as IsoFs;
-  const rules = new IgnoreRules({ fs: shim, dir }) as unknown as Rules;
-  rules.noteListing = (rel, has) => listed.set(rel, has);
+  const ignore = new IgnoreRules({ fs: shim, dir });
+  const rules = ignore as unknown as Rules;
+  rules.noteListing = (rel, has) => {
+    listed.set(rel, has);
+    if (!has) ignore.noteAbsent(rel);
+  };
   return rules;
 }
 

@@ -133,12 +133,18 @@ const NIBBLE = (() => {
 // A building tree converts every entry's oid: a lookup table, not slice + parseInt per byte.
 export function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < out.length; i++) {
+  fromHexInto(hex, out, 0);
+  return out;
+}
+
+/** Decode `hex` into `out` at `at` (hex.length / 2 bytes). */
+export function fromHexInto(hex: string, out: Uint8Array, at: number): void {
+  const n = hex.length >> 1;
+  for (let i = 0; i < n; i++) {
     const hi = NIBBLE[hex.charCodeAt(2 * i)] ?? -1;
     const lo = NIBBLE[hex.charCodeAt(2 * i + 1)] ?? -1;
-    out[i] = hi < 0 || lo < 0 ? NaN : (hi << 4) | lo; // NaN stores 0, as parseInt's NaN did
+    out[at + i] = hi < 0 || lo < 0 ? NaN : (hi << 4) | lo; // NaN stores 0, as parseInt's NaN did
   }
-  return out;
 }
 
 export const OID_RE = /^[0-9a-f]{40}$/;

@@ -70,22 +70,26 @@ export class CountingInodeBackend extends DefaultBackend {
   listDirSync(dir: string): { names: string[]; stats: (IsoFsStat | null)[] } | undefined {
     const cache = this.cache();
     if (!cache?.activated || typeof cache.readdir !== "function" || typeof cache.lstat !== "function") return undefined;
+    // The directory's own node holds each child's node (its stat under key 0): one lookup for
+    // the directory instead of one per child, and that lookup walks the maps directly —
+    // lightning-fs's joins the path part by part with a regular expression per part, twice
+    // (readdir, then the node): ~40 ms of a walk over 3,500 directories up to depth 10.
+    const node = directDirNode(cache, dir);
     let names: string[];
     try {
-      names = cache.readdir(dir);
+      names = node ? [...node.keys()].filter((k): k is string => typeof k === "string") : cache.readdir(dir);
     } catch {
       return undefined;
     }
-    // The directory's own node holds each child's node (its stat under key 0): one lookup for
-    // the directory instead of one per child (a lookup joins the path part by part, with a
-    // regular expression per part: ~60 ms of a 13,000-entry walk).
-    let node: unknown;
-    try {
-      node = typeof cache._lookup === "function" ? cache._lookup(dir) : undefined;
-    } catch {
-      node = undefined;
+    let children = node;
+    if (!children) {
+      try {
+        const n = typeof cache._lookup === "function" ? cache._lookup(dir) : undefined;
+        children = n instanceof Map ? n : undefined;
+      } catch {
+        children = undefined;
+      }
     }
-    const children = node instanceof Map ? node : undefined;
     const prefix = dir.endsWith("/") ? dir : dir + "/";
     const stats = names.map((name) => {
       try {
@@ -98,4 +102,24 @@ export class CountingInodeBackend extends DefaultBackend {
     });
     return { names, stats };
   }
+}
+
+/**
+ * The node of directory `dir` (absolute, normalised) found by walking the tree's maps, or
+ * undefined whenever anything is unusual (a symlink on the way, a missing part, not a
+ * directory, a tree shaped unlike lightning-fs 4's): the caller then asks lightning-fs itself.
+ */
+function directDirNode(cache: CacheLike, dir: string): Map<unknown, unknown> | undefined {
+  let node: unknown = cache._root?.get("/");
+  if (!(node instanceof Map) || !dir.startsWith("/")) return undefined;
+  if (dir !== "/") {
+    for (const part of dir.slice(1).split("/")) {
+      if (part === "" || part === "." || part === "..") return undefined;
+      node = (node as Map<unknown, unknown>).get(part);
+      if (!(node instanceof Map)) return undefined;
+      const st = node.get(0) as { type?: string } | undefined;
+      if (st?.type !== "dir") return undefined;
+    }
+  } else if ((node.get(0) as { type?: string } | undefined)?.type !== "dir") return undefined;
+  return node as Map<unknown, unknown>;
 }

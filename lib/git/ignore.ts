@@ -228,6 +228,17 @@ export class IgnoreRules {
     return loads.length === 0 ? DONE : loads.length === 1 ? (loads[0] as Promise<void>) : Promise.all(loads).then(noop);
   }
 
+  /**
+   * The caller just listed directory `dir` and saw no .gitignore in it: take it as loaded with
+   * no rules, with no read that fails (a walk over thousands of directories, most without one,
+   * otherwise makes a rejected promise per directory).
+   */
+  noteAbsent(dir: string): void {
+    if (this.loading.has(dir)) return;
+    this.loading.set(dir, DONE);
+    this.loaded.add(dir);
+  }
+
   /** Is `rel` ignored? Call `prepare(rel)` (or load its ancestors otherwise) first. */
   test(rel: string, isDir: boolean): boolean {
     if (rel === "" || rel === ".") return false;

@@ -69,6 +69,20 @@ describe("lightning-fs listing (listDirOf)", () => {
     expect(shape(await listDirOf(wrapped)!("/ws/sub"))).toEqual(await ordinary(lfs, "/ws/sub"));
   });
 
+  it("answers the same at the root, deep down, and through a directory reached by a symlink", async () => {
+    const lfs = lightning();
+    await write(lfs, "/ws/a/b/c/d/e.txt", "e");
+    await write(lfs, "/ws/a/b/f.txt", "f");
+    await lfs.promises.symlink!("a/b", "/ws/to-b");
+    const list = listDirOf(lfs)!;
+    expect(shape(await list("/"))).toEqual(await ordinary(lfs, "/"));
+    expect(shape(await list("/ws/a/b/c/d"))).toEqual(await ordinary(lfs, "/ws/a/b/c/d"));
+    const viaLink = shape(await list("/ws/to-b"));
+    expect(viaLink).toEqual(await ordinary(lfs, "/ws/to-b"));
+    expect(viaLink!.names.sort()).toEqual(["c", "f.txt"]);
+    expect(await list("/ws/a/b/f.txt")).toBeUndefined();
+  });
+
   it("says 'ask the ordinary way' for a file, a missing path and a revoked fs, and has nothing for other file systems", async () => {
     const lfs = lightning();
     await write(lfs, "/ws/a.txt", "a");
