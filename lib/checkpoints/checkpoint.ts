@@ -196,6 +196,7 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
         "commit",
         encodeCommit({ tree: scan.tree, parents: head ? [head] : [], author: ident(createdAt), committer: ident(createdAt), message }),
       );
+      tp = tracePhase("checkpoint.commitObject", tp);
       await writer.flush();
       tp = tracePhase("checkpoint.flushObjects", tp);
       await engine.refs.write(ref, oid);
@@ -212,6 +213,7 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
         // its file tree; the cache file (overwritten in place) must never be newer than the
         // objects it names, or a crash could leave it pointing at missing blobs.
         await flushFs(engine);
+        tp = tracePhase("checkpoint.flushFs", tp);
         await engine.persist({ stamp: true });
       } else await engine.restamp();
       tp = tracePhase("checkpoint.persistCache", tp);

@@ -93,6 +93,9 @@ type State = {
   /** Every object the state names is known to be in the repository (checked against the
    * generation stamp); false: check each before trusting it. */
   verified: boolean;
+  /** What the last scan reported as too large to capture, while nothing has changed the state
+   * since: a no-change checkpoint then need not visit every directory to list them again. */
+  large?: { path: string; size: number }[];
 };
 
 /** Test hooks (never set outside tests and benchmarks). */
@@ -333,6 +336,7 @@ export class Engine {
     // A state read from the cache file in this scan, its objects known present (same object
     // epoch): the worktree stamp may say how the working tree differs from it.
     const trustedAsLoaded = state.verified && !state.binding && state.cacheId !== undefined && !state.needsPersist;
+    const wasVerified = state.verified;
     if (!state.verified) {
       // The repository changed behind this engine: every object the cache names must be
       // there before a tree is built on it; those that are not are hashed again.
@@ -373,7 +377,9 @@ export class Engine {
       state.hashedSincePersist += stats.filesHashed;
       state.lastScanWalked = stats.mode === "walk";
       state.binding = (journal && seqAtStart !== undefined) || stampView ? { journal, seq: seqAtStart ?? 0, stampSeq: stampView?.seq, stampForeign: stampView?.foreign } : undefined;
-      return { tree, stats, large: collectLarge(state.root) };
+      const unchanged = wasVerified && dirty !== undefined && dirty.size === 0 && state.large !== undefined;
+      state.large = unchanged ? state.large : collectLarge(state.root);
+      return { tree, stats, large: state.large! };
     } catch (err) {
       this.invalidate();
       throw err;
@@ -436,6 +442,7 @@ export class Engine {
     const state = this.state;
     if (!state) return;
     state.needsPersist = true;
+    state.large = undefined;
     const name = baseName(rel);
     if (rec === null) {
       removeAt(state.root, rel);
@@ -493,6 +500,7 @@ export class Engine {
       return dirty;
     };
     const touched = visit(state.root);
+    state.large = undefined;
     if (touched) {
       state.binding = undefined; // force a walk to re-add the dropped files
       state.needsPersist = true;

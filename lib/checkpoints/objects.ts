@@ -58,6 +58,11 @@ export const BULK_BYTES = 4 * 1024 * 1024;
 /** fflate options for everything else: level 1 with a small hash table (~1.8× faster than
  * the default memory level on source-sized objects, same ratio). */
 const DEFLATE_FAST = { level: 1, mem: 4 } as const;
+/** Under 1 KB (a commit, most trees) fflate's own table size, from the input's, is ~3× faster
+ * than the fixed one (~40 against ~110 µs at 300 bytes; 0.5 ms of a no-change checkpoint in
+ * the page): the small hash table is still 64 KB to allocate and clear. */
+const DEFLATE_SMALL = { level: 1 } as const;
+const deflateOptions = (bytes: number) => (bytes < 1024 ? DEFLATE_SMALL : DEFLATE_FAST);
 /** Pending raw bytes after which a writer flushes on its own (bounds memory on huge trees). */
 const AUTO_FLUSH_BYTES = 96 * 1024 * 1024;
 const IO_LIMIT = 32;
@@ -363,7 +368,7 @@ export class ObjectStore {
       }
       hdr.push(c);
       const h = Uint8Array.from(hdr);
-      const data = stored ? zlibSync(o.content, { level: 0 }) : zlibSync(o.content, DEFLATE_FAST);
+      const data = stored ? zlibSync(o.content, { level: 0 }) : zlibSync(o.content, deflateOptions(o.content.length));
       index.push({ oid: o.oid, offset, crc: crc32([h, data]) });
       chunks.push(h, data);
       offset += h.length + data.length;
@@ -526,7 +531,8 @@ export class ObjectWriter {
     this.pendingBytes = 0;
     if (items.length <= LOOSE_MAX) {
       await mapLimit(items, IO_LIMIT, async (it) => {
-        const deflated = zlibSync(wrapObject(it.type, it.content), DEFLATE_FAST);
+        const wrapped = wrapObject(it.type, it.content);
+        const deflated = zlibSync(wrapped, deflateOptions(wrapped.length));
         await this.store.writeLoose(it.oid, deflated);
         this.stats.bytesWritten += deflated.length;
       });

@@ -14,6 +14,7 @@ import {
   CheckpointError,
 } from "../../lib/checkpoints";
 import { ageFiles, filesOnly, git, gitState, nativeTree, nodeFs, picture, rmrf, tempRepo, writeFiles } from "./helpers";
+import { ChangeJournal } from "../../lib/fs";
 
 const dirs: string[] = [];
 function repo(files: Record<string, string | Uint8Array> = {}): string {
@@ -141,6 +142,28 @@ describe("checkpoint tree", () => {
     const notRepo = fs.mkdtempSync(path.join(path.dirname(dir), "norepo-"));
     dirs.push(notRepo);
     await expect(createCheckpoint(ws(notRepo), { sessionId: "s", run: 1 })).rejects.toMatchObject({ code: "NOT_A_REPO" });
+  });
+
+  it("lists the files over the cap on every checkpoint the journal drives: unchanged, grown, newly large, shrunk", async () => {
+    const dir = repo({ "small.txt": "s", "big.bin": new Uint8Array(2000).fill(7) });
+    const w = { fs: nodeFs, dir, journal: new ChangeJournal() };
+    const opts = (run: number) => ({ sessionId: "s", run, maxFileBytes: 1000 });
+    expect((await createCheckpoint(w, opts(1))).stats.skippedLarge).toEqual([{ path: "big.bin", size: 2000 }]);
+    const same = await createCheckpoint(w, opts(2));
+    expect(same.stats.scan).toBe("journal");
+    expect(same.stats.skippedLarge).toEqual([{ path: "big.bin", size: 2000 }]);
+    fs.writeFileSync(path.join(dir, "big.bin"), new Uint8Array(2500).fill(1));
+    w.journal.record({ kind: "write", path: "big.bin", origin: "test" });
+    fs.writeFileSync(path.join(dir, "small.txt"), "x".repeat(1500));
+    w.journal.record({ kind: "write", path: "small.txt", origin: "test" });
+    expect((await createCheckpoint(w, opts(3))).stats.skippedLarge).toEqual([
+      { path: "big.bin", size: 2500 },
+      { path: "small.txt", size: 1500 },
+    ]);
+    expect((await createCheckpoint(w, opts(4))).stats.skippedLarge).toHaveLength(2);
+    fs.writeFileSync(path.join(dir, "big.bin"), "small now");
+    w.journal.record({ kind: "write", path: "big.bin", origin: "test" });
+    expect((await createCheckpoint(w, opts(5))).stats.skippedLarge).toEqual([{ path: "small.txt", size: 1500 }]);
   });
 
   it("leaves files over the size cap out, lists them, and never touches them on restore", async () => {
