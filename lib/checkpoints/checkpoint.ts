@@ -208,14 +208,11 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
       // wrote): with no token, every later operation would take the caches for stale and walk.
       if (writer.stats.objectsWritten > 1 || writer.stats.packsWritten > 0 || !engine.hasGeneration) await engine.bumpGeneration().catch(() => undefined);
       tp = tracePhase("checkpoint.ref", tp);
-      if (engine.shouldPersist()) {
-        // On lightning-fs the objects and the ref become durable only with the next save of
-        // its file tree; the cache file (overwritten in place) must never be newer than the
-        // objects it names, or a crash could leave it pointing at missing blobs.
-        await flushFs(engine);
-        tp = tracePhase("checkpoint.flushFs", tp);
-        await engine.persist({ stamp: true });
-      } else await engine.restamp();
+      // The cache file must never be readable before the objects it names: persist writes it
+      // so that it becomes visible no earlier than they do (writeAfterEarlierFiles), with no
+      // flush of lightning-fs's whole file tree first.
+      if (engine.shouldPersist()) await engine.persist({ stamp: true });
+      else await engine.restamp();
       tp = tracePhase("checkpoint.persistCache", tp);
       // Otherwise not flushed: lightning-fs saves its file tree (a structured clone of the
       // whole tree, ~40 ms at 10k files) 500 ms after the last write anyway. A crash in that

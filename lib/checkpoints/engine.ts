@@ -22,7 +22,7 @@ import { workingTreeRules, type Rules } from "./ignore";
 import { ObjectStore, type ObjectWriter } from "./objects";
 import { RefStore } from "./refs";
 import { IO_LIMIT, type ListDir, type ReadMany, Scanner, type ScanCtx, type ScanStats } from "./scan";
-import { atomicWrite, baseName, CheckpointError, fromUtf8, joinAbs, joinRel, lstatOrNull, Mutex, parentRel, perfNow, readOrNull, Semaphore } from "./util";
+import { atomicWrite, baseName, CheckpointError, fromUtf8, joinAbs, joinRel, lstatOrNull, Mutex, parentRel, perfNow, readOrNull, Semaphore, writeAfterEarlierFiles } from "./util";
 
 export { DirNode, type FileRec, type LargeRec } from "./dir-tree";
 export { type ListDir, type ReadMany, type ScanStats } from "./scan";
@@ -289,7 +289,7 @@ export class Engine {
     const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
     try {
       state.cacheId = undefined;
-      await atomicWrite(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.epoch : undefined, id)), this.refs.knownDirs);
+      await writeAfterEarlierFiles(this.fs, path, JSON.stringify(deflateState(state, state.verified ? this.epoch : undefined, id)), this.refs.knownDirs);
       state.cacheId = id;
       state.fileKey = statKey(await lstatOrNull(this.fs, path));
       state.persistedRoot = state.root.oid;

@@ -300,10 +300,15 @@ export async function atomicWrite(fs: IsoFs, abs: string, data: Uint8Array | str
     await writeOnce(fs, abs, dir, data);
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    for (const k of [...(known ?? [])]) if (dir === k || dir.startsWith(k + "/")) known!.delete(k);
+    forgetKnownUnder(known, dir);
     await mkdirp(fs, dir, known);
     await writeOnce(fs, abs, dir, data);
   }
+}
+
+/** `dir` and its ancestors are no longer known to exist (git removed one behind the cache). */
+function forgetKnownUnder(known: Set<string> | undefined, dir: string): void {
+  for (const k of [...(known ?? [])]) if (dir === k || dir.startsWith(k + "/")) known!.delete(k);
 }
 
 async function writeOnce(fs: IsoFs, abs: string, dir: string, data: Uint8Array | string): Promise<void> {
@@ -314,6 +319,40 @@ async function writeOnce(fs: IsoFs, abs: string, dir: string, data: Uint8Array |
   const tmp = `${dir}/.tmp-${tmpSuffix()}`;
   try {
     await fs.promises.writeFile(tmp, data);
+    await fs.promises.rename(tmp, abs);
+  } catch (err) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Replace a file so its new bytes can never be read under its name before the files written
+ * ahead of it exist. On real file systems that is atomicWrite (the objects are already on
+ * disk). On lightning-fs a file's bytes are stored at once but names only with the next save
+ * of its file tree, so an in-place overwrite would be durable before the new objects' names
+ * are: there the bytes go to a new inode (a temp file), the old inode is removed (a crash
+ * before the next tree save then finds the name with no bytes: an absent file), and the
+ * rename makes the new inode visible in the same tree save as everything written before it.
+ * Saves flushing the whole tree first (a structured clone of it, ~8 ms at 10k files).
+ */
+export async function writeAfterEarlierFiles(fs: IsoFs, abs: string, data: Uint8Array | string, known?: Set<string>): Promise<void> {
+  if (!isLightning(fs)) return atomicWrite(fs, abs, data, known);
+  const dir = abs.slice(0, abs.lastIndexOf("/"));
+  const bytes = typeof data === "string" ? utf8(data) : data;
+  const tmp = `${dir}/.tmp-${tmpSuffix()}`;
+  await mkdirp(fs, dir, known);
+  try {
+    try {
+      await fs.promises.writeFile(tmp, bytes);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // the directory went away behind a cached "it exists"
+      forgetKnownUnder(known, dir);
+      await mkdirp(fs, dir, known);
+      await fs.promises.writeFile(tmp, bytes);
+    }
+    await unlinkIfExists(fs, abs);
     await fs.promises.rename(tmp, abs);
   } catch (err) {
     await fs.promises.unlink(tmp).catch(() => undefined);
