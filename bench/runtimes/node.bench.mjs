@@ -81,6 +81,8 @@ async function browserNode(browser, baseURL) {
     await form.getByLabel("Workspace name").fill("Node bench");
     await form.getByRole("button", { name: "Create" }).click();
     await page.waitForURL(/\/w\/[a-z2-7]{20}$/);
+    // The workbench is live (its tree read from IndexedDB) before the shortcut is pressed.
+    await page.locator('[role="treeitem"][data-path="package.json"]').waitFor({ timeout: 60_000 });
     await page.locator("body").click();
     await page.keyboard.press("Control+`");
     await page.getByTestId("terminal").locator(".xterm-rows").getByText("$").first().waitFor({ timeout: 30_000 });
