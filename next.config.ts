@@ -40,9 +40,10 @@ async function bundlePluginRuntime(): Promise<void> {
 
 /**
  * Python in the tab: Pyodide's files (the wasm, the standard library, the lock file and its
- * module loader) are served by the app itself from public/pyodide/, next to the worker that
- * runs them (lib/runtimes/python/worker.ts, bundled on its own so Pyodide's loader finds its
- * files beside it). Copied only when missing or changed.
+ * module) are served by the app itself from public/pyodide/ and handed by the page to the worker
+ * that runs them (lib/runtimes/python/worker.ts), which runs in the program sandbox and so is a
+ * classic script of its own in public/runtimes/ (lib/runtimes/sandbox/program-sandbox.ts says
+ * why classic). Pyodide's files are copied only when missing or changed.
  */
 const PYODIDE_FILES = ["pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
@@ -57,16 +58,16 @@ async function bundlePythonRuntime(): Promise<void> {
     if (!dst || dst.size !== src.size || dst.mtimeMs < src.mtimeMs) await fs.copyFile(path.join(from, name), path.join(to, name));
   }
   // Pyodide's loader imports these only under Node.
-  await bundleScript("lib/runtimes/python/worker.ts", "public/pyodide/python-worker.js", "esm", ["node:*", "ws"]);
+  await bundleScript("lib/runtimes/python/worker.ts", "public/runtimes/python-worker.js", "iife", ["node:*", "ws"]);
 }
 
 /**
  * node in the tab: the worker that runs programs (lib/runtimes/node/worker.ts, with sucrase for
  * TypeScript and JSX and @noble/hashes for crypto) is bundled on its own into a classic script
- * at public/node/node-worker.js: one fresh worker per program, served by the app itself.
+ * at public/runtimes/node-worker.js: one fresh worker per program, in its own program sandbox.
  */
 async function bundleNodeRuntime(): Promise<void> {
-  await bundleScript("lib/runtimes/node/worker.ts", "public/node/node-worker.js", "iife");
+  await bundleScript("lib/runtimes/node/worker.ts", "public/runtimes/node-worker.js", "iife");
 }
 
 export default async function config(phase: string): Promise<NextConfig> {

@@ -32,6 +32,10 @@ test("a workspace visited once opens, edits, saves and runs the terminal with th
   await expect(treeItem(page, "README.md")).toBeVisible();
   // The terminal was left open: it comes back open.
   await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
+  // node once online: the page fetches its sandbox's worker script, and the service worker keeps it.
+  await page.getByTestId("terminal").click();
+  await runInTerminal(page, `node -e "console.log('node ' + 'online')"`);
+  await expect(terminalRow(page, /^node online\s*$/)).toHaveCount(1, { timeout: 30_000 });
 
   await context.setOffline(true);
   const url = page.url();
@@ -46,6 +50,9 @@ test("a workspace visited once opens, edits, saves and runs the terminal with th
   await page.getByTestId("terminal").click();
   await runInTerminal(page, "grep -c 'Written offline' README.md");
   await expect(terminalRow(page, /^1\s*$/)).toHaveCount(1);
+  // Programs run offline too: the sandbox's script comes from the service worker's cache.
+  await runInTerminal(page, `node -e "console.log('node ' + 'offline')"`);
+  await expect(terminalRow(page, /^node offline\s*$/)).toHaveCount(1, { timeout: 30_000 });
 
   // The start page opens offline too, and lists the workspace.
   await page.goto("/");

@@ -1,16 +1,18 @@
 "use client";
 /**
- * The page's node runtime: a fresh Web Worker (public/node/node-worker.js, built by
- * next.config.ts) for each program, shared by the terminal and the agent.
+ * The page's node runtime: a fresh worker in its own program sandbox for each program
+ * (public/runtimes/node-worker.js, built by next.config.ts), shared by the terminal and the agent.
  */
 import { workerNodeRuntime, type NodeWorkerLike } from "@/lib/runtimes/node/worker-runtime";
 import type { NodeRuntime } from "@/lib/runtimes/node/runtime";
+import type { NodeWorkerInbound, NodeWorkerOutbound } from "@/lib/runtimes/node/protocol";
+import { sandboxedRuntimeWorker } from "./program-sandbox";
 
 let runtime: NodeRuntime | undefined;
 
 export function browserNodeRuntime(): NodeRuntime {
   runtime ??= workerNodeRuntime({
-    createWorker: () => new Worker("/node/node-worker.js", { name: "tabula-node" }) as unknown as NodeWorkerLike,
+    createWorker: (): NodeWorkerLike => sandboxedRuntimeWorker<NodeWorkerInbound, NodeWorkerOutbound>("node-worker.js", "tabula-node"),
   });
   return runtime;
 }

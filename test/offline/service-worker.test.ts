@@ -129,6 +129,8 @@ describe("offline service worker", () => {
     const w = world();
     await w.get("/_next/static/chunks/a.js");
     await w.get("/pyodide/pyodide.asm.wasm");
+    // The program sandbox's worker scripts: the page fetches their text (a plain fetch, not a worker's).
+    await w.get("/runtimes/python-worker.js");
     expect(await w.get("/api/shares")).toBeUndefined(); // not handled: straight to the network
     // Worker scripts neither: a worker answered by a service worker loses its address's #params.
     expect(await w.get("/_next/static/chunks/turbopack-worker-x.js", "same-origin", "worker")).toBeUndefined();
@@ -137,9 +139,11 @@ describe("offline service worker", () => {
     w.setOnline(false);
     expect(await (await w.get("/_next/static/chunks/a.js"))!.text()).toBe("body of /_next/static/chunks/a.js (b1)");
     expect(await (await w.get("/pyodide/pyodide.asm.wasm"))!.text()).toBe("body of /pyodide/pyodide.asm.wasm (b1)");
+    expect(await (await w.get("/runtimes/python-worker.js"))!.text()).toBe("body of /runtimes/python-worker.js (b1)");
     expect(w.served).toEqual([]);
     expect(w.stores.get("tabula-runtimes")!.entries.size).toBe(1);
-    expect([...w.stores.get("tabula-static-b1")!.entries.keys()]).toEqual([`${ORIGIN}/_next/static/chunks/a.js`]);
+    // Our worker scripts change with each build, so they are kept per build (Pyodide's own files are not).
+    expect([...w.stores.get("tabula-static-b1")!.entries.keys()]).toEqual([`${ORIGIN}/_next/static/chunks/a.js`, `${ORIGIN}/runtimes/python-worker.js`]);
   });
 
   it("keeps what the page loaded before it was in control, when the page sends the list", async () => {

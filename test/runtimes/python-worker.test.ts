@@ -44,17 +44,21 @@ afterAll(async () => {
   dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
 });
 
-function nodeWorker(): WorkerLike {
+/** A worker thread started as the program sandbox starts one: its `host` message first, with an interrupt cell or none. */
+function nodeWorker(interruptible: boolean): WorkerLike {
   const w = new Worker(bundle, { execArgv: [] });
   workers.push(w);
+  const cell = interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
   const like: WorkerLike = {
     postMessage: (m, t) => w.postMessage(m, t as never),
     terminate: () => void w.terminate(),
     onmessage: null,
     onerror: null,
+    signal: cell ? (value) => Atomics.store(cell, 0, value) : undefined,
   };
   w.on("message", (data) => like.onmessage?.({ data }));
   w.on("error", (e) => like.onerror?.({ message: e.message }));
+  like.postMessage({ type: "host", interrupt: cell ? (cell.buffer as SharedArrayBuffer) : null });
   return like;
 }
 
@@ -92,7 +96,7 @@ const WORKER_TEST_MS = 240_000;
 describe("the Python worker", () => {
   it("with an interrupt buffer: output streams while the program runs, and Ctrl-C raises KeyboardInterrupt in it", async () => {
     // A long grace: this test is about the interrupt path, and a loaded machine must not turn it into the hard stop.
-    const rt = workerPythonRuntime({ createWorker: nodeWorker, indexURL: PYODIDE_INDEX, canInterrupt: true, graceMs: 60_000 });
+    const rt = workerPythonRuntime({ createWorker: () => nodeWorker(true), indexURL: PYODIDE_INDEX, graceMs: 60_000 });
     const ok = await runCollect(rt, "print(open('in.txt').read().strip()); open('out.txt', 'w').write('x')");
     expect(ok).toMatchObject({ exitCode: 0, stdout: "input\n" });
     expect(ok.changes.written.map((f) => f.path)).toEqual(["out.txt"]);
@@ -111,7 +115,7 @@ describe("the Python worker", () => {
   }, WORKER_TEST_MS);
 
   it("without an interrupt buffer: Ctrl-C ends the worker, and the next run starts a fresh interpreter", async () => {
-    const rt = workerPythonRuntime({ createWorker: nodeWorker, indexURL: PYODIDE_INDEX, canInterrupt: false });
+    const rt = workerPythonRuntime({ createWorker: () => nodeWorker(false), indexURL: PYODIDE_INDEX });
     const ctl = new AbortController();
     const r = await runCollect(rt, "print('spinning', flush=True)\nwhile True: pass", ctl.signal, (t) => t.includes("spinning") && ctl.abort());
     expect(r).toMatchObject({ exitCode: 130, stopped: "killed" });

@@ -46,12 +46,21 @@ export type PythonChanges = {
 export type PythonRunResult = { exitCode: number; changes: PythonChanges };
 
 export type WorkerInbound =
-  | { type: "init"; indexURL: string; interrupt?: SharedArrayBuffer }
+  /** From whoever started the worker, before anything else: the interrupt cell it made (null:
+   * none — Ctrl-C then ends the worker). In the program sandbox the iframe sends it
+   * (lib/runtimes/sandbox/program-sandbox.ts), since the page cannot share memory with it. */
+  | { type: "host"; interrupt: SharedArrayBuffer | null }
+  /** `filesFromHost`: the worker has no network; Pyodide's files are asked of the page
+   * (`asset-request`) instead of fetched from `indexURL`, which then only names them. */
+  | { type: "init"; indexURL: string; filesFromHost?: boolean }
+  | { type: "asset"; id: number; data?: ArrayBuffer; error?: string }
   | { type: "run"; id: number; job: PythonJob };
 
 export type WorkerOutbound =
-  | { type: "ready" }
+  /** `interruptible`: the worker has an interrupt cell, so Ctrl-C can raise KeyboardInterrupt. */
+  | { type: "ready"; interruptible: boolean }
   | { type: "init-failed"; message: string }
+  | { type: "asset-request"; id: number; url: string }
   | { type: "out"; id: number; stream: "stdout" | "stderr"; data: Uint8Array }
   | { type: "done"; id: number; result: PythonRunResult }
   | { type: "failed"; id: number; message: string };

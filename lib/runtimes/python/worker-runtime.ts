@@ -2,10 +2,10 @@
  * The page's side of the Python Web Worker: starts it on first use, runs one job at a time,
  * streams its output, and stops a program on Ctrl-C or the time limit.
  *
- * Stopping: with cross-origin isolation (SharedArrayBuffer) the interrupt buffer raises
- * KeyboardInterrupt inside the program, which can clean up and whose file changes are kept;
- * if it has not finished after `graceMs` (a C loop that never checks), or without isolation,
- * the worker is terminated and the next run starts a fresh interpreter.
+ * Stopping: a worker that has an interrupt cell (it says so when ready) gets SIGINT through
+ * `signal`, which raises KeyboardInterrupt inside the program, which can clean up and whose file
+ * changes are kept; if it has not finished after `graceMs` (a C loop that never checks), or
+ * without a cell, the worker is terminated and the next run starts a fresh interpreter.
  */
 import type { PythonJob, WorkerInbound, WorkerOutbound } from "./protocol";
 import { SIGINT } from "./protocol";
@@ -18,14 +18,20 @@ export type WorkerLike = {
   terminate(): void;
   onmessage: ((e: { data: WorkerOutbound }) => void) | null;
   onerror: ((e: { message?: string }) => void) | null;
+  /** Set the interrupt cell the worker was handed (its `host` message); absent: it has none. */
+  signal?(value: number): void;
 };
 
 export type WorkerPythonRuntimeOptions = {
   createWorker(): WorkerLike;
   /** Where pyodide.asm.mjs, pyodide.asm.wasm and python_stdlib.zip are served (absolute URL). */
   indexURL: string;
-  /** Whether SharedArrayBuffer may be shared with the worker (the page is cross-origin isolated). */
-  canInterrupt: boolean;
+  /**
+   * Pyodide's files for a worker that has no network (the program sandbox): each URL it asks
+   * for (under `indexURL`) is answered with these bytes, a buffer of its own each time (it is
+   * transferred). Absent: the worker fetches them itself.
+   */
+  asset?(url: string): Promise<ArrayBuffer>;
   /** How long a KeyboardInterrupt gets before the worker is terminated. */
   graceMs?: number;
 };
@@ -33,7 +39,7 @@ export type WorkerPythonRuntimeOptions = {
 type Live = {
   worker: WorkerLike;
   ready: Promise<void>;
-  interrupt: Int32Array | null;
+  interruptible: boolean;
   onMessage: ((m: WorkerOutbound) => void) | null;
   onCrash: ((message: string) => void) | null;
 };
@@ -48,12 +54,14 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
   const start = (): Live => {
     if (live) return live;
     const worker = opts.createWorker();
-    const interrupt = opts.canInterrupt ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    const l: Live = { worker, interrupt, onMessage: null, onCrash: null, ready: Promise.resolve() };
+    const l: Live = { worker, interruptible: false, onMessage: null, onCrash: null, ready: Promise.resolve() };
     l.ready = new Promise<void>((resolve, reject) => {
       worker.onmessage = (e) => {
         const m = e.data;
-        if (m.type === "ready") resolve();
+        if (m.type === "ready") {
+          l.interruptible = m.interruptible && typeof worker.signal === "function";
+          resolve();
+        } else if (m.type === "asset-request") serveAsset(worker, m.id, m.url);
         else if (m.type === "init-failed") {
           reject(new Error(`Python could not start: ${m.message}`));
           stop(l);
@@ -67,9 +75,21 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
       };
     });
     l.ready.catch(() => undefined);
-    worker.postMessage({ type: "init", indexURL: opts.indexURL, interrupt: interrupt ? (interrupt.buffer as SharedArrayBuffer) : undefined });
+    worker.postMessage({ type: "init", indexURL: opts.indexURL, filesFromHost: opts.asset !== undefined });
     live = l;
     return l;
+  };
+
+  // The request comes from the sandbox, where the program's own code can post anything: only a
+  // URL that is already in its final form and under indexURL is served (no "../" or "%2e%2e"
+  // walking out to the app's routes, which the page could fetch and the sandbox cannot).
+  const isPythonFile = (url: string) => URL.canParse(url) && new URL(url).href === url && url.startsWith(opts.indexURL);
+  const serveAsset = (worker: WorkerLike, id: number, url: string) => {
+    const answer = opts.asset && isPythonFile(url) ? opts.asset(url) : Promise.reject(new Error(`${url} is not one of Python's files`));
+    answer.then(
+      (data) => worker.postMessage({ type: "asset", id, data }, [data]),
+      (e: unknown) => worker.postMessage({ type: "asset", id, error: (e as Error).message ?? String(e) }),
+    );
   };
 
   const stop = (l: Live) => {
@@ -82,7 +102,6 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
     const l = start();
     await l.ready;
     const id = nextId++;
-    if (l.interrupt) Atomics.store(l.interrupt, 0, 0);
     return new Promise<PythonRunOutcome>((resolve, reject) => {
       let interrupted = false;
       let grace: ReturnType<typeof setTimeout> | undefined;
@@ -98,9 +117,9 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
         resolve({ exitCode: 130, changes: NO_CHANGES, stopped: "killed" });
       };
       const onAbort = () => {
-        if (!l.interrupt) return kill();
+        if (!l.interruptible) return kill();
         interrupted = true;
-        Atomics.store(l.interrupt, 0, SIGINT);
+        l.worker.signal?.(SIGINT);
         grace = setTimeout(kill, graceMs);
       };
       l.onMessage = (m) => {
