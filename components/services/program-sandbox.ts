@@ -1,31 +1,30 @@
 "use client";
 /**
  * The page's binding of the program sandbox (lib/runtimes/sandbox/program-sandbox.ts): python3
- * and node programs run in workers inside opaque-origin iframes that can fetch nothing. The page
- * fetches each runtime's script once from the app (built by next.config.ts into
- * public/runtimes/; the service worker keeps it for offline use) and hands its text in.
+ * and node programs run in workers inside opaque-origin iframes that can fetch nothing, one
+ * iframe per runtime for the page's lifetime. The page fetches each runtime's script once from
+ * the app (built by next.config.ts into public/runtimes/; the service worker keeps it for
+ * offline use) and hands its text in.
  */
-import { sandboxedWorker, type SandboxedWorker } from "@/lib/runtimes/sandbox/program-sandbox";
+import { programSandbox, type ProgramSandbox, type SandboxedWorker } from "@/lib/runtimes/sandbox/program-sandbox";
 
-export const RUNTIMES_BASE = "/runtimes/";
+const RUNTIMES_BASE = "/runtimes/";
 
-const scripts = new Map<string, Promise<string>>();
+const sandboxes = new Map<string, ProgramSandbox>();
 
-function runtimeScript(file: string): Promise<string> {
-  let text = scripts.get(file);
-  if (!text) {
-    const path = `${RUNTIMES_BASE}${file}`;
-    text = fetch(path).then(async (r) => {
-      if (!r.ok) throw new Error(`${path} answered ${r.status}`);
-      return r.text();
-    });
-    text.catch(() => scripts.delete(file)); // try again on the next start
-    scripts.set(file, text);
-  }
-  return text;
+async function runtimeScript(file: string): Promise<string> {
+  const path = `${RUNTIMES_BASE}${file}`;
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return response.text();
 }
 
-/** A worker running `file` (under /runtimes/) in its own program sandbox. */
+/** A fresh worker running `file` (under /runtimes/) in that runtime's program sandbox. */
 export function sandboxedRuntimeWorker<In, Out>(file: string, name: string): SandboxedWorker<In, Out> {
-  return sandboxedWorker<In, Out>({ document, name, script: () => runtimeScript(file) });
+  let sandbox = sandboxes.get(file);
+  if (!sandbox) {
+    sandbox = programSandbox({ document, name, script: () => runtimeScript(file) });
+    sandboxes.set(file, sandbox);
+  }
+  return sandbox.worker<In, Out>();
 }

@@ -21,9 +21,12 @@
  *   cross from the page into another agent cluster, so the interrupt cell (Python's Ctrl-C) is
  *   made in here and handed to the worker in a first `{ type: "host" }` message; the page sets it
  *   through the control port (`signal`).
- * - The page talks to the worker through a MessagePort that the iframe relays (re-transferring
- *   every ArrayBuffer, so big snapshots and results are moved, not copied). Removing the iframe
- *   ends the worker: that is the hard stop.
+ * - One iframe serves a runtime for the page's lifetime and starts a fresh worker per program
+ *   from the script it was handed once (starting an iframe costs ~70 ms, a worker from a blob:
+ *   URL ~100 ms, measured in Chromium here). The page talks to each worker through its own
+ *   MessagePort, which the iframe relays (re-transferring every ArrayBuffer, so snapshots and
+ *   results are moved, not copied); the iframe's own thread runs nothing but this bootstrap, so
+ *   `end` (the hard stop: the worker is terminated) is handled at once whatever the program does.
  *
  * The same structure as the plugin sandbox (lib/plugins/sandbox/iframe-worker.ts). Why a classic
  * worker: a module worker made from a blob: in an opaque-origin document fails to start in
@@ -31,14 +34,16 @@
  * is loaded (lib/runtimes/python/worker.ts).
  */
 
-const START = "tabula-program-start";
+const START = "tabula-program-sandbox";
 
-/** The iframe's own script: start the worker, hand it the interrupt cell, relay both ways. */
+/** The iframe's own script: keep the runtime's script, start workers from it, relay, signal, end. */
 const BOOTSTRAP = `addEventListener("message", function start(e) {
-  if (e.source !== parent || !e.data || e.data.type !== "${START}" || e.ports.length !== 2) return;
+  if (e.source !== parent || !e.data || e.data.type !== "${START}" || !e.ports[0]) return;
   removeEventListener("message", start);
-  var data = e.ports[0], control = e.ports[1];
-  var fail = function (m) { control.postMessage({ type: "error", message: String(m).slice(0, 500) }); };
+  var control = e.ports[0];
+  var script = URL.createObjectURL(new Blob([e.data.script], { type: "text/javascript" }));
+  var name = String(e.data.name);
+  var live = new Map();
   var moved = function (value) {
     var out = [], seen = new Set(), stack = [value], n = 0;
     while (stack.length && n++ < 100000) {
@@ -51,19 +56,28 @@ const BOOTSTRAP = `addEventListener("message", function start(e) {
     }
     return out;
   };
-  var w;
-  try {
-    w = new Worker(URL.createObjectURL(new Blob([e.data.script], { type: "text/javascript" })), { name: String(e.data.name) });
-  } catch (err) { return fail("the program worker could not start: " + (err && err.message)); }
-  var cell = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new Int32Array(new SharedArrayBuffer(4)) : null;
-  w.postMessage({ type: "host", interrupt: cell ? cell.buffer : null });
-  w.onmessage = function (ev) { data.postMessage(ev.data, moved(ev.data)); };
-  w.onerror = function (ev) { ev.preventDefault(); fail(ev.message || "the program worker failed"); };
-  data.onmessage = function (ev) { w.postMessage(ev.data, moved(ev.data)); };
-  control.onmessage = function (ev) { if (cell && ev.data && typeof ev.data.signal === "number") Atomics.store(cell, 0, ev.data.signal); };
+  var spawn = function (id, port) {
+    var fail = function (m) { control.postMessage({ type: "error", id: id, message: String(m).slice(0, 500) }); };
+    var w;
+    try { w = new Worker(script, { name: name }); }
+    catch (err) { return fail("the program worker could not start: " + (err && err.message)); }
+    var cell = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    w.postMessage({ type: "host", interrupt: cell ? cell.buffer : null });
+    w.onmessage = function (ev) { port.postMessage(ev.data, moved(ev.data)); };
+    w.onerror = function (ev) { ev.preventDefault(); fail(ev.message || "the program worker failed"); };
+    port.onmessage = function (ev) { w.postMessage(ev.data, moved(ev.data)); };
+    live.set(id, { worker: w, cell: cell, port: port });
+  };
+  control.onmessage = function (ev) {
+    var m = ev.data || {};
+    var x = live.get(m.id);
+    if (m.type === "spawn" && ev.ports[0] && !x) spawn(m.id, ev.ports[0]);
+    else if (m.type === "signal" && x && x.cell && typeof m.value === "number") Atomics.store(x.cell, 0, m.value);
+    else if (m.type === "end" && x) { x.worker.terminate(); x.port.close(); live.delete(m.id); }
+  };
 });`;
 
-/** The policy of the sandbox document (and, inherited, of its worker). */
+/** The policy of the sandbox document (and, inherited, of its workers). */
 export function programSandboxPolicy(nonce: string): string {
   return [
     `default-src 'none'`,
@@ -82,6 +96,7 @@ export function programSandboxDocument(nonce: string): string {
 /** A worker in the sandbox, shaped like the parts of a Worker the runtimes use. */
 export type SandboxedWorker<In, Out> = {
   postMessage(message: In, transfer?: Transferable[]): void;
+  /** The hard stop: the worker is terminated (and its iframe stays for the next program). */
   terminate(): void;
   onmessage: ((e: { data: Out }) => void) | null;
   onerror: ((e: { message?: string }) => void) | null;
@@ -92,9 +107,16 @@ export type SandboxedWorker<In, Out> = {
 export type ProgramSandboxOptions = {
   /** The page's document: the iframe is appended to its body. */
   document: Document;
-  /** The worker's script (a classic script bundle) as text. */
+  /** The runtime's worker script (a classic script bundle) as text; asked for once per iframe. */
   script(): Promise<string>;
   name: string;
+};
+
+export type ProgramSandbox = {
+  /** A fresh worker running the script. */
+  worker<In, Out>(): SandboxedWorker<In, Out>;
+  /** Ends every worker and removes the iframe. */
+  close(): void;
 };
 
 function randomNonce(): string {
@@ -103,61 +125,87 @@ function randomNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export function sandboxedWorker<In, Out>(opts: ProgramSandboxOptions): SandboxedWorker<In, Out> {
-  const doc = opts.document;
-  const data = new MessageChannel();
-  const control = new MessageChannel();
-  const iframe = doc.createElement("iframe");
-  iframe.setAttribute("sandbox", "allow-scripts");
-  iframe.setAttribute("allow", "cross-origin-isolated");
-  iframe.setAttribute("aria-hidden", "true");
-  iframe.tabIndex = -1;
-  iframe.title = `program sandbox ${opts.name}`;
-  iframe.dataset.programSandbox = opts.name;
-  iframe.style.display = "none";
-  iframe.srcdoc = programSandboxDocument(randomNonce());
-  let ended = false;
+type Frame = { iframe: HTMLIFrameElement; control: MessagePort; workers: Map<number, (message: string) => void> };
 
-  const handle: SandboxedWorker<In, Out> = {
-    // Messages sent before the iframe has its end of the port wait in the port's queue.
-    postMessage: (m, transfer) => {
-      if (!ended) data.port1.postMessage(m, transfer ?? []);
-    },
-    terminate: () => {
-      if (ended) return;
-      ended = true;
-      data.port1.close();
-      control.port1.close();
-      iframe.remove();
-    },
-    onmessage: null,
-    onerror: null,
-    signal: (value) => {
-      if (!ended) control.port1.postMessage({ signal: value });
-    },
+export function programSandbox(opts: ProgramSandboxOptions): ProgramSandbox {
+  const doc = opts.document;
+  let frame: Frame | null = null;
+  let nextId = 1;
+
+  const close = (f: Frame | null, reason?: string) => {
+    if (!f) return;
+    if (frame === f) frame = null;
+    f.control.close();
+    f.iframe.remove();
+    if (reason) for (const fail of f.workers.values()) fail(reason);
+    f.workers.clear();
   };
-  const fail = (message: string) => {
-    if (!ended) handle.onerror?.({ message });
+
+  /** The iframe, started on first use; messages sent before it is up wait in the control port. */
+  const current = (): Frame => {
+    if (frame) return frame;
+    const channel = new MessageChannel();
+    const iframe = doc.createElement("iframe");
+    iframe.setAttribute("sandbox", "allow-scripts");
+    iframe.setAttribute("allow", "cross-origin-isolated");
+    iframe.setAttribute("aria-hidden", "true");
+    iframe.tabIndex = -1;
+    iframe.title = `program sandbox ${opts.name}`;
+    iframe.dataset.programSandbox = opts.name;
+    iframe.style.display = "none";
+    iframe.srcdoc = programSandboxDocument(randomNonce());
+    const f: Frame = { iframe, control: channel.port1, workers: new Map() };
+    channel.port1.onmessage = (e) => {
+      const m = e.data as { type?: unknown; id?: unknown; message?: unknown } | null;
+      if (m?.type === "error" && typeof m.id === "number") f.workers.get(m.id)?.(String(m.message));
+    };
+    iframe.addEventListener(
+      "load",
+      () => {
+        opts.script().then(
+          (script) => iframe.contentWindow?.postMessage({ type: START, script, name: opts.name }, "*", [channel.port2]),
+          // Every worker waiting on this iframe fails; the next one starts a new iframe.
+          (e: unknown) => close(f, `the program runtime could not be loaded (${(e as Error).message})`),
+        );
+      },
+      { once: true },
+    );
+    doc.body.append(iframe);
+    frame = f;
+    return f;
   };
-  data.port1.onmessage = (e) => {
-    if (!ended) handle.onmessage?.({ data: e.data as Out });
+
+  const worker = <In, Out>(): SandboxedWorker<In, Out> => {
+    const f = current();
+    const id = nextId++;
+    const data = new MessageChannel();
+    let ended = false;
+    const handle: SandboxedWorker<In, Out> = {
+      postMessage: (m, transfer) => {
+        if (!ended) data.port1.postMessage(m, transfer ?? []);
+      },
+      terminate: () => {
+        if (ended) return;
+        ended = true;
+        f.workers.delete(id);
+        data.port1.close();
+        f.control.postMessage({ type: "end", id });
+      },
+      onmessage: null,
+      onerror: null,
+      signal: (value) => {
+        if (!ended) f.control.postMessage({ type: "signal", id, value });
+      },
+    };
+    data.port1.onmessage = (e) => {
+      if (!ended) handle.onmessage?.({ data: e.data as Out });
+    };
+    f.workers.set(id, (message) => {
+      if (!ended) handle.onerror?.({ message });
+    });
+    f.control.postMessage({ type: "spawn", id }, [data.port2]);
+    return handle;
   };
-  control.port1.onmessage = (e) => {
-    const m = e.data as { type?: unknown; message?: unknown } | null;
-    if (m?.type === "error") fail(String(m.message));
-  };
-  iframe.addEventListener(
-    "load",
-    () => {
-      opts.script().then(
-        (script) => {
-          if (!ended) iframe.contentWindow?.postMessage({ type: START, script, name: opts.name }, "*", [data.port2, control.port2]);
-        },
-        (e: unknown) => fail(`the program runtime could not be loaded (${(e as Error).message})`),
-      );
-    },
-    { once: true },
-  );
-  doc.body.append(iframe);
-  return handle;
+
+  return { worker, close: () => close(frame) };
 }
