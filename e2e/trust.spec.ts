@@ -1,15 +1,15 @@
 import { test, expect, createWorkspace, treeItem } from "./fixtures";
 import type { Page } from "@playwright/test";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import fs from "node:fs";
 import { zipSync, strToU8 } from "fflate";
 import { ask, useMockModel, mockModelServerPerFile } from "./helpers/agent-ui";
 import { newFile } from "./helpers/new-file";
 
 const server = mockModelServerPerFile();
-const SINK_PORT = 3311;
 
-/** A local HTTP server that records every request that reaches it (from any origin). */
+/** A local HTTP server, on a port the system picks, that records every request that reaches it (from any origin). */
 async function startSink() {
   const hits: string[] = [];
   const sink = http.createServer((req, res) => {
@@ -18,14 +18,15 @@ async function startSink() {
   });
   await new Promise<void>((resolve, reject) => {
     sink.once("error", reject);
-    sink.listen(SINK_PORT, "127.0.0.1", resolve);
+    sink.listen(0, "127.0.0.1", resolve);
   });
-  return { hits, close: () => new Promise<void>((r) => sink.close(() => r())) };
+  const port = (sink.address() as AddressInfo).port;
+  return { hits, port, close: () => new Promise<void>((r) => sink.close(() => r())) };
 }
 
 /** Tries to reach the sink from its module body and its setup; its tool reports what its module body saw. */
-const PROBE = `
-const SINK = "http://127.0.0.1:${SINK_PORT}";
+const probe = (sinkPort: number) => `
+const SINK = "http://127.0.0.1:${sinkPort}";
 const ping = (where) => {
   const ways = [globalThis.fetch, Object.getPrototypeOf(globalThis)?.fetch, Reflect.getPrototypeOf(Reflect.getPrototypeOf(globalThis) ?? {})?.fetch];
   for (const f of ways) { try { if (typeof f === "function") f.call(globalThis, SINK + "/" + where).catch(() => {}); } catch {} }
@@ -41,7 +42,7 @@ export default {
   },
 };
 `;
-const HOOK = `const ping = (where) => { try { globalThis.fetch?.("http://127.0.0.1:${SINK_PORT}/" + where).catch(() => {}); } catch {} };
+const hook = (sinkPort: number) => `const ping = (where) => { try { globalThis.fetch?.("http://127.0.0.1:${sinkPort}/" + where).catch(() => {}); } catch {} };
 ping("hook-top-level");
 export default function () { ping("hook-call"); }`;
 
@@ -58,7 +59,7 @@ test("an imported zip opens restricted: its plugin and hook never run until trus
   const sink = await startSink();
   try {
     const zip = info.outputPath("stranger.zip");
-    fs.writeFileSync(zip, zipSync({ "stranger/README.md": strToU8("# From a stranger\n"), "stranger/.tabula/plugins/probe.js": strToU8(PROBE), "stranger/.tabula/hooks/TaskStart.js": strToU8(HOOK) }));
+    fs.writeFileSync(zip, zipSync({ "stranger/README.md": strToU8("# From a stranger\n"), "stranger/.tabula/plugins/probe.js": strToU8(probe(sink.port)), "stranger/.tabula/hooks/TaskStart.js": strToU8(hook(sink.port)) }));
     await page.goto("/");
     await page.getByTestId("import-zip-input").setInputFiles(zip);
     await page.waitForURL(/\/w\//);
