@@ -49,7 +49,8 @@ export default defineConfig({
   },
   webServer: {
     // Playwright owns the server, so a killed run never leaves next-server holding the port.
-    command: `node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    // scripts/serve.mjs: the app on PORT, the web preview on PORT + 1.
+    command: `node scripts/serve.mjs -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,

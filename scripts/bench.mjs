@@ -23,7 +23,7 @@ if (!fs.existsSync(".next/BUILD_ID") || process.argv.includes("--build")) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const server = spawn("node", ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], { env, stdio: "ignore" });
+const server = spawn("node", ["scripts/serve.mjs", "-p", String(PORT), "-H", "127.0.0.1"], { env, stdio: "ignore" });
 const stop = () => server.kill("SIGTERM");
 process.on("exit", stop);
 
@@ -34,7 +34,7 @@ async function waitForServer() {
     } catch {}
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error("next start did not come up");
+  throw new Error("the app server did not come up");
 }
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);

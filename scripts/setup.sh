@@ -15,4 +15,4 @@ npm ci --no-audit --no-fund
 npx next build
 if [ "${TABULA_SETUP_NO_START:-}" = "1" ]; then exit 0; fi
 echo "Starting Tabula on http://127.0.0.1:3000"
-exec npx next start -p "${PORT:-3000}" -H 127.0.0.1
+exec node scripts/serve.mjs -p "${PORT:-3000}" -H 127.0.0.1

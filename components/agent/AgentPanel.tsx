@@ -5,6 +5,7 @@ import type { ImageAttachment } from "@/lib/agent/images";
 import { isBusy } from "@/lib/agent/panel-state";
 import { downloadBytes, safeFileName } from "@/components/common/download";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import type { PreviewService } from "@/lib/preview/controller";
 import { useAgent } from "./useAgent";
 import { Transcript } from "./Transcript";
 import { ApprovalCard } from "./ApprovalCard";
@@ -57,8 +58,10 @@ export default function AgentPanel(props: {
   openAt: (path: string, line: number) => void;
   /** The session's review findings, for the editor's decorations. */
   onReview: (review: ReviewState) => void;
+  /** The workspace's web preview, for the agent's `preview` tool. */
+  preview?: PreviewService;
 }) {
-  const agent = useAgent(props.ws);
+  const agent = useAgent(props.ws, props.preview);
   const { session, live } = agent;
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pane, setPane] = useState<Pane>("transcript");

@@ -1,6 +1,7 @@
 "use client";
 import { browserGitTransport } from "@/components/scm/git-transport";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import type { PreviewService } from "@/lib/preview/controller";
 import { createBrowserAgentDeps, type AgentMode, type AgentSession, type SessionData } from "@/lib/agent";
 import type { ImageAttachment } from "@/lib/agent/images";
 import { PanelStore } from "@/lib/agent/panel-store";
@@ -23,12 +24,12 @@ import { mentionSources, workspaceRulesFor } from "./agent-context";
  * reducer, read through a store). Keys stay in the provider settings (this origin's
  * storage) and never reach the session, its events or its saved form.
  */
-export function useAgent(ws: WorkspaceState) {
+export function useAgent(ws: WorkspaceState, preview?: PreviewService) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
-    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime() }),
-    [ws.wsfs, ws.meta.id],
+    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime(), preview }),
+    [ws.wsfs, ws.meta.id, preview],
   );
   const [session, setSession] = useState<AgentSession>();
   const [history, setHistory] = useState<SessionMeta[]>([]);

@@ -19,6 +19,7 @@ export interface WorkbenchActions {
   showSourceControl: () => void;
   toggleTerminal: () => void;
   toggleAgent: () => void;
+  togglePreview: () => void;
   /** Create a file (then open it) or a folder, as the explorer's New File / New Folder do. */
   create: (type: "file" | "dir", path: string) => Promise<void>;
   compareWithHead: (path: string) => void;
@@ -49,6 +50,7 @@ export function useWorkbenchCommands(registry: CommandRegistry, a: WorkbenchActi
     { id: "view.scm", category: "View", title: "Show Source Control", keys: ["Ctrl+Shift+G"], enabled: !!ws, run: a.showSourceControl },
     { id: "terminal.toggle", category: "Terminal", title: "Toggle Terminal", keys: ["Ctrl+`"], enabled: !!ws, run: a.toggleTerminal },
     { id: "view.toggleAgent", category: "View", title: "Toggle Agent Panel", enabled: !!ws, run: a.toggleAgent },
+    { id: "view.togglePreview", category: "View", title: "Toggle Web Preview", enabled: !!ws, run: a.togglePreview },
     {
       id: "file.newFile",
       category: "File",

@@ -13,6 +13,8 @@ export function SplitPane(props: {
   fixed?: "left" | "right";
   label?: string;
   className?: string;
+  /** The fixed pane and the splitter are hidden (the other pane keeps its place in the tree, so nothing in it remounts). */
+  collapsed?: boolean;
 }) {
   const fixedRight = props.fixed === "right";
   const [width, setWidth] = useState(props.initial);
@@ -39,6 +41,7 @@ export function SplitPane(props: {
         {props.left}
       </div>
       <div
+        hidden={props.collapsed}
         className={`splitter${dragging ? " dragging" : ""}`}
         role="separator"
         aria-orientation="vertical"
@@ -62,7 +65,7 @@ export function SplitPane(props: {
           if (e.key === "ArrowRight") set(width + (fixedRight ? -16 : 16));
         }}
       />
-      <div className={`pane ${fixedRight ? (props.className ?? "") : ""}`} style={fixedRight ? { width, flex: "none" } : { flex: 1 }}>
+      <div hidden={props.collapsed} className={`pane ${fixedRight ? (props.className ?? "") : ""}`} style={fixedRight ? { width, flex: "none" } : { flex: 1 }}>
         {props.right}
       </div>
     </div>

@@ -7,6 +7,8 @@ import { MergeEditor } from "@/components/scm/MergeEditor";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useWorkspace } from "./useWorkspace";
 import { SplitPane, DockSplit } from "./SplitPane";
+import { PreviewPane } from "@/components/preview/PreviewPane";
+import { PreviewController } from "@/lib/preview/controller";
 import dynamic from "next/dynamic";
 
 // The agent and the terminal (xterm + just-bash) are lazy chunks.
@@ -63,6 +65,9 @@ export default function Workbench({ id }: { id: string }) {
   const [dockOpen, setDockOpen] = useState(false);
   const [dockMounted, setDockMounted] = useState(false);
   const [agentOpen, setAgentOpen] = useState(true);
+  const [previewOpen, setPreviewOpen] = useState(false);
+  // The agent's `preview` tool reaches the pane through this (it opens the pane when closed).
+  const previewController = useMemo(() => new PreviewController(() => setPreviewOpen(true)), []);
   const [review, setReview] = useState<ReviewState>(EMPTY_REVIEW);
   const toggleDock = useCallback(() => {
     setDockMounted(true);
@@ -306,6 +311,7 @@ export default function Workbench({ id }: { id: string }) {
     showSourceControl: () => setSidebar("scm"),
     toggleTerminal: toggleDock,
     toggleAgent: () => setAgentOpen((o) => !o),
+    togglePreview: () => setPreviewOpen((o) => !o),
     create: (type, path) => onIntent({ kind: "create", parent: "", name: path, type }),
     compareWithHead: (path) => void showDiff(path),
   });
@@ -494,6 +500,17 @@ export default function Workbench({ id }: { id: string }) {
                   )
                 }
                 top={
+              <SplitPane
+                storageKey="tabula.previewWidth"
+                fixed="right"
+                initial={380}
+                min={240}
+                max={1400}
+                label="Resize preview"
+                className="preview-slot"
+                collapsed={!previewOpen}
+                right={previewOpen ? <PreviewPane ws={ws} controller={previewController} onClose={() => setPreviewOpen(false)} /> : null}
+                left={
               mergePath ? (
                 <MergeEditor ws={ws} path={mergePath} readOnly={readOnly} onClose={() => setMergePath(undefined)} onOpenInEditor={(p) => void open(p)} onError={report} />
               ) : (
@@ -512,11 +529,14 @@ export default function Workbench({ id }: { id: string }) {
               )
                 }
               />
+                }
+              />
             }
           />
         }
         right={agentOpen ? <AgentPanel
             ws={ws}
+            preview={previewController}
             readOnly={readOnly}
             openFile={(p) => void open(p)}
             openEditDiff={(p, d) => void showEditDiff(p, d)}
@@ -530,6 +550,9 @@ export default function Workbench({ id }: { id: string }) {
         <SyncStatus fs={ws.wsfs.fs} dir={ws.wsfs.dir} branch={ws.branch} changed={ws.decorations} />
         <span>{ws.loaded.tree ? `${files.length} files` : "loading files…"}</span>
         <ProblemsCount onOpen={() => setSidebar("problems")} />
+        <button type="button" className="link statusbar-link" aria-pressed={previewOpen} onClick={() => setPreviewOpen((o) => !o)} title="Toggle Web Preview">
+          Preview
+        </button>
         <span className="spacer" />
         <CursorStatus />
         <span>{readOnly ? "read-only tab" : "editing"}</span>

@@ -344,6 +344,7 @@ export class ToolPipeline {
       origin: "agent",
       limits: { ...DEFAULT_TOOL_LIMITS, ...core.opts.toolLimits },
       shell: () => (shell ??= core.deps.shell({ readOnly })),
+      preview: core.deps.preview,
       ask: (q) => this.interactions.askUser(state, toolCallId, q),
       setMode: (mode) => core.setMode(mode as AgentMode),
     };

@@ -112,4 +112,6 @@ export interface AgentDeps {
   shell(opts: { readOnly: boolean }): Promise<ShellLike>;
   /** Clock (tests pin it). */
   now?(): number;
+  /** The workspace's web preview, for the `preview` tool (the browser's workbench passes its controller). */
+  preview?: import("../preview/controller").PreviewService;
 }

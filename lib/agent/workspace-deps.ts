@@ -29,6 +29,8 @@ export type WorkspaceAgentDepsOptions = {
   python?: import("../runtimes/python/runtime").PythonRuntime;
   /** Where the shell's `node` runs (the browser passes its worker runtime). */
   node?: import("../runtimes/node/runtime").NodeRuntime;
+  /** The workspace's web preview, for the `preview` tool (the browser passes its controller). */
+  preview?: import("../preview/controller").PreviewService;
 };
 
 type CheckpointsModule = typeof import("../checkpoints/index");
@@ -117,6 +119,7 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
     wsfs,
     hiddenPaths,
     checkpoints: createCheckpointService(full, { readMany: opts.checkpointReadMany }),
+    preview: opts.preview,
     async shell({ readOnly }): Promise<ShellLike> {
       const s = await getShell();
       return readOnly ? s.readOnlyView() : s;

@@ -126,6 +126,8 @@ export interface ToolContext {
   /** Journal origin for writes ("agent"). */
   origin: string;
   limits: ToolLimits;
+  /** The workspace's web preview, where the session has one (the browser's workbench). */
+  preview?: import("../preview/controller").PreviewService;
 }
 
 /** What a call returns. `output` is what the model reads; the rest is for the UI. */

@@ -13,6 +13,7 @@ export { applyPatchTool, type ApplyPatchInput } from "./apply-patch";
 export { runCommandsTool, commandList, type RunCommandsInput } from "./run-commands";
 export { askQuestionTool, type AskQuestionInput } from "./ask-question";
 export { attemptCompletionTool, type AttemptCompletionInput } from "./attempt-completion";
+export { previewTool, type PreviewInput } from "./preview";
 
 import type { ToolDefinition } from "./define";
 import { readFilesTool } from "./read-files";
@@ -23,11 +24,12 @@ import { applyPatchTool } from "./apply-patch";
 import { runCommandsTool } from "./run-commands";
 import { askQuestionTool } from "./ask-question";
 import { attemptCompletionTool } from "./attempt-completion";
+import { previewTool } from "./preview";
 
 /** Name of the built-in completion tool. */
 export const COMPLETION_TOOL = "attempt_completion";
 
 /** The built-in tools, in the order they are offered to the model. */
 export function builtinTools(): ToolDefinition[] {
-  return [readFilesTool, listFilesTool, searchCodebaseTool, editorTool, applyPatchTool, runCommandsTool, askQuestionTool, attemptCompletionTool] as ToolDefinition[];
+  return [readFilesTool, listFilesTool, searchCodebaseTool, editorTool, applyPatchTool, runCommandsTool, previewTool, askQuestionTool, attemptCompletionTool] as ToolDefinition[];
 }

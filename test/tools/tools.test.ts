@@ -36,7 +36,7 @@ describe("tool definitions", () => {
       expect(t.description.length, t.name).toBeGreaterThan(80);
       expect(Array.isArray(t.effects)).toBe(true);
     }
-    expect(builtinTools().map((t) => t.name)).toEqual(["read_files", "list_files", "search_codebase", "editor", "apply_patch", "run_commands", "ask_question", "attempt_completion"]);
+    expect(builtinTools().map((t) => t.name)).toEqual(["read_files", "list_files", "search_codebase", "editor", "apply_patch", "run_commands", "preview", "ask_question", "attempt_completion"]);
   });
 
   it("declares effect classes and approval categories per call", () => {

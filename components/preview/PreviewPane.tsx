@@ -1,0 +1,199 @@
+"use client";
+/**
+ * The web preview: the workspace served as a site, on the preview origin (lib/preview/), in a
+ * frame beside the editor. It reloads a moment after any change to the workspace (editor, agent,
+ * terminal, git), and lists what the page printed, threw or failed to load in its console.
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import { PreviewLink } from "@/lib/preview/link";
+import type { PreviewController, PreviewSnapshot } from "@/lib/preview/controller";
+import { PREVIEW_HOST_PATH, type PreviewConsoleEntry } from "@/lib/preview/protocol";
+import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+
+const RELOAD_AFTER_MS = 120;
+const MAX_CONSOLE = 500;
+/** How long a capture for the agent waits for the page to load, then for late output (timers, fetches). */
+const LOAD_TIMEOUT_MS = 10_000;
+const SETTLE_MS = 300;
+
+function randomSession(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
+}
+
+type Status = { kind: "starting" } | { kind: "ready" } | { kind: "unavailable"; message: string };
+
+export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; controller: PreviewController; onClose: () => void }) {
+  const [origin, setOrigin] = useState<string | null | undefined>(undefined);
+  const [status, setStatus] = useState<Status>({ kind: "starting" });
+  const [address, setAddress] = useState("/");
+  const [shown, setShown] = useState<string>();
+  const [entries, setEntries] = useState<PreviewConsoleEntry[]>([]);
+  const [consoleOpen, setConsoleOpen] = useState(true);
+  const session = useMemo(randomSession, []);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const linkRef = useRef<PreviewLink | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    fetch("/api/preview")
+      .then((r) => r.json() as Promise<{ origin: string | null }>)
+      .then((r) => live && setOrigin(r.origin))
+      .catch(() => live && setOrigin(null));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (origin === null) {
+      controller.attach({ capture: async () => Promise.reject(new Error("this server does not serve previews")) });
+      return () => controller.attach(null);
+    }
+  }, [origin, controller]);
+
+  useEffect(() => {
+    if (origin === null) setStatus({ kind: "unavailable", message: "This server does not serve previews: start Tabula with npm start (it serves the preview on a second port), or set TABULA_PREVIEW_ORIGIN." });
+    if (!origin) return;
+    // For the agent's captures: what was logged since a point, and the next load.
+    const logged: PreviewConsoleEntry[] = [];
+    let loads: Array<(path: string) => void> = [];
+    let markReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    const link = new PreviewLink(ws.wsfs, {
+      onReady: () => {
+        setStatus({ kind: "ready" });
+        link.navigate("/");
+        markReady();
+      },
+      onFailed: (message) => setStatus({ kind: "unavailable", message: `The preview could not start: ${message}` }),
+      onConsole: (entry) => {
+        logged.push(entry);
+        if (logged.length > MAX_CONSOLE) logged.shift();
+        setEntries((list) => [...list.slice(-(MAX_CONSOLE - 1)), entry]);
+      },
+      onLoaded: (path) => {
+        setShown(`/${path}`);
+        const waiting = loads;
+        loads = [];
+        for (const resolve of waiting) resolve(path);
+      },
+    });
+    const capture = async (path: string | undefined, signal?: AbortSignal): Promise<PreviewSnapshot> => {
+      await ready;
+      await new Promise((r) => setTimeout(r, 0)); // the first navigation of onReady goes first
+      logged.length = 0;
+      setEntries([]);
+      const loaded = new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the page did not finish loading in 10 s")), LOAD_TIMEOUT_MS);
+        signal?.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
+        loads.push((p) => {
+          clearTimeout(timer);
+          resolve(p);
+        });
+      });
+      if (path === undefined) link.reload();
+      else {
+        const target = path.startsWith("/") ? path : `/${path}`;
+        setAddress(target);
+        link.navigate(target);
+      }
+      await loaded;
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      const page = await link.readText();
+      return { url: `/${page.url}`, title: page.title, text: page.text, console: [...logged] };
+    };
+    controller.attach({ capture });
+    linkRef.current = link;
+    const onMessage = (e: MessageEvent) => link.connect(e, { window: frame.current?.contentWindow ?? null, origin, session });
+    window.addEventListener("message", onMessage);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // As a browser's devtools do on a reload: the console starts again with the page.
+    const off = ws.wsfs.journal.subscribe((event) => {
+      // git's own files (objects, refs, the index) are not part of the site.
+      if (event.path === ".git" || event.path.startsWith(".git/")) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        setEntries([]);
+        link.reload();
+      }, RELOAD_AFTER_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      off();
+      window.removeEventListener("message", onMessage);
+      controller.attach(null);
+      link.close();
+      linkRef.current = null;
+    };
+  }, [origin, session, ws.wsfs, controller]);
+
+  const go = (path: string) => {
+    setEntries([]);
+    linkRef.current?.navigate(path.startsWith("/") ? path : `/${path}`);
+  };
+  const errors = entries.filter((e) => e.level === "error").length;
+
+  return (
+    <section className="preview-pane" aria-label="Web preview">
+      <div className="editor-toolbar preview-toolbar">
+        <form
+          className="preview-address"
+          onSubmit={(e) => {
+            e.preventDefault();
+            go(address);
+          }}
+        >
+          <input aria-label="Preview address" value={address} onChange={(e) => setAddress(e.target.value)} spellCheck={false} />
+        </form>
+        <button
+          type="button"
+          onClick={() => {
+            setEntries([]);
+            linkRef.current?.reload();
+          }}
+          disabled={status.kind !== "ready"}
+          title="Reload the preview"
+        >
+          Reload
+        </button>
+        <button type="button" aria-pressed={consoleOpen} onClick={() => setConsoleOpen((o) => !o)} title="The page's console, errors and failed requests">
+          Console{entries.length ? ` (${entries.length})` : ""}
+          {errors ? <span className="preview-errors"> · {errors} error{errors === 1 ? "" : "s"}</span> : null}
+        </button>
+        <button type="button" onClick={onClose} aria-label="Close preview" title="Close preview">
+          ×
+        </button>
+      </div>
+      {status.kind === "unavailable" ? (
+        <p className="preview-message" role="status">
+          {status.message}
+        </p>
+      ) : origin ? (
+        <iframe ref={frame} className="preview-frame" title="Preview" data-shown={shown ?? ""} src={`${origin}${PREVIEW_HOST_PATH}?session=${session}`} />
+      ) : (
+        <p className="preview-message">Starting the preview…</p>
+      )}
+      {consoleOpen && (
+        <div className="preview-console" role="log" aria-label="Preview console">
+          {entries.length === 0 ? (
+            <div className="preview-console-empty">Nothing logged yet.</div>
+          ) : (
+            entries.map((e, i) => (
+              <div key={i} className={`preview-console-entry ${e.level}`} data-level={e.level} data-source={e.source}>
+                {e.source === "request" ? "⚠ " : ""}
+                {e.text}
+              </div>
+            ))
+          )}
+          {entries.length > 0 && (
+            <button type="button" className="preview-console-clear" onClick={() => setEntries([])}>
+              Clear
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
