@@ -60,9 +60,14 @@ test("the preview shows the workspace's page, its console errors, follows a save
 
 test("the agent checks its page with the preview tool: sees the error, fixes it, and sees the page run clean", async ({ page }) => {
   await createWorkspace(page, "Agent preview");
+  // A secret the agent may not read (env-blocker, on by default): the preview must not serve it either.
+  await openTerminal(page);
+  await run(page, "printf 'API_KEY=sk-live-preview-secret\\n' > .env");
+  await expect(treeItem(page, ".env")).toBeVisible();
   await useMockModel(page, server.url);
   const broken = '<!doctype html><html><head><title>Counter</title></head><body><h1>Count: 0</h1><script>startCounter()</script></body></html>';
   server.setScript([
+    { toolCalls: [{ name: "preview", args: { path: "/.env" } }] },
     { toolCalls: [{ name: "editor", args: { command: "create", path: "index.html", file_text: broken } }] },
     { toolCalls: [{ name: "preview", args: { path: "/" } }] },
     { toolCalls: [{ name: "editor", args: { command: "str_replace", path: "index.html", old_str: "startCounter()", new_str: "console.log('counter ready')" } }] },
@@ -78,22 +83,24 @@ test("the agent checks its page with the preview tool: sees the error, fixes it,
   const transcript = page.getByRole("log", { name: "Agent transcript" });
   const previews = transcript.locator('[data-tool="preview"]');
   await expect(page.getByRole("region", { name: "Web preview" })).toBeVisible({ timeout: 30_000 });
-  await expect(previews.first()).toHaveAttribute("data-status", "ok", { timeout: 30_000 });
-  await expect(previews.first()).toContainText("/: 1 error");
+  await expect(previews.nth(1)).toHaveAttribute("data-status", "ok", { timeout: 30_000 });
+  await expect(previews.nth(1)).toContainText("/: 1 error");
 
   await expect(approval).toContainText("Apply edit?");
   await approval.getByRole("button", { name: "Approve" }).click();
-  await expect(previews.nth(1)).toHaveAttribute("data-status", "ok", { timeout: 30_000 });
-  await expect(previews.nth(1)).toContainText("/: no errors");
+  await expect(previews.nth(2)).toHaveAttribute("data-status", "ok", { timeout: 30_000 });
+  await expect(previews.nth(2)).toContainText("/: no errors");
   await expect(page.getByTestId("completion")).toBeVisible();
 
   // What the model read: the page's text and its uncaught error, then the clean run's console.
-  const afterFirst = JSON.stringify(server.requests[2].body);
+  expect(JSON.stringify(server.requests[1].body)).toContain("does not exist in the workspace");
+  expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain("sk-live-preview-secret");
+  const afterFirst = JSON.stringify(server.requests[3].body);
   expect(afterFirst).toContain("Page: / ");
   expect(afterFirst).toContain("Counter");
   expect(afterFirst).toContain("Count: 0");
   expect(afterFirst).toContain("startCounter is not defined");
-  const afterSecond = JSON.stringify(server.requests[4].body);
+  const afterSecond = JSON.stringify(server.requests[5].body);
   expect(afterSecond).toContain("[log] counter ready");
   const site = page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]');
   await expect(site.getByRole("heading", { name: "Count: 0" })).toBeVisible();

@@ -26,6 +26,8 @@ const hostname = flag("-H") ?? "127.0.0.1";
 const previewPort = Number(process.env.TABULA_PREVIEW_PORT ?? port + 1);
 process.env.TABULA_PREVIEW_PORT = String(previewPort);
 process.env.NODE_ENV ??= dev ? "development" : "production";
+// No network beyond this machine unless the user asks for it: not Next's telemetry either.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 const { default: next } = await import("next");
 const app = next({ dev, hostname, port });

@@ -5,7 +5,7 @@ import type { ImageAttachment } from "@/lib/agent/images";
 import { isBusy } from "@/lib/agent/panel-state";
 import { downloadBytes, safeFileName } from "@/components/common/download";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
-import type { PreviewService } from "@/lib/preview/controller";
+import type { PreviewController } from "@/lib/preview/controller";
 import { useAgent } from "./useAgent";
 import { Transcript } from "./Transcript";
 import { ApprovalCard } from "./ApprovalCard";
@@ -59,7 +59,7 @@ export default function AgentPanel(props: {
   /** The session's review findings, for the editor's decorations. */
   onReview: (review: ReviewState) => void;
   /** The workspace's web preview, for the agent's `preview` tool. */
-  preview?: PreviewService;
+  preview?: PreviewController;
 }) {
   const agent = useAgent(props.ws, props.preview);
   const { session, live } = agent;

@@ -1,7 +1,7 @@
 "use client";
 import { browserGitTransport } from "@/components/scm/git-transport";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { PreviewService } from "@/lib/preview/controller";
+import type { PreviewController } from "@/lib/preview/controller";
 import { createBrowserAgentDeps, type AgentMode, type AgentSession, type SessionData } from "@/lib/agent";
 import type { ImageAttachment } from "@/lib/agent/images";
 import { PanelStore } from "@/lib/agent/panel-store";
@@ -24,13 +24,21 @@ import { mentionSources, workspaceRulesFor } from "./agent-context";
  * reducer, read through a store). Keys stay in the provider settings (this origin's
  * storage) and never reach the session, its events or its saved form.
  */
-export function useAgent(ws: WorkspaceState, preview?: PreviewService) {
+export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
     () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime(), preview }),
     [ws.wsfs, ws.meta.id, preview],
   );
+  // The preview serves what the agent may see (lib/preview/controller.ts says why).
+  useEffect(() => {
+    if (!preview) return;
+    preview.source = deps.wsfs;
+    return () => {
+      if (preview.source === deps.wsfs) preview.source = null;
+    };
+  }, [preview, deps]);
   const [session, setSession] = useState<AgentSession>();
   const [history, setHistory] = useState<SessionMeta[]>([]);
   const panel = useMemo(() => new PanelStore(), []);

@@ -12,9 +12,6 @@ import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 
 const RELOAD_AFTER_MS = 120;
 const MAX_CONSOLE = 500;
-/** How long a capture for the agent waits for the page to load, then for late output (timers, fetches). */
-const LOAD_TIMEOUT_MS = 10_000;
-const SETTLE_MS = 300;
 
 function randomSession(): string {
   const bytes = new Uint8Array(12);
@@ -56,53 +53,20 @@ export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; c
   useEffect(() => {
     if (origin === null) setStatus({ kind: "unavailable", message: "This server does not serve previews: start Tabula with npm start (it serves the preview on a second port), or set TABULA_PREVIEW_ORIGIN." });
     if (!origin) return;
-    // For the agent's captures: what was logged since a point, and the next load.
-    const logged: PreviewConsoleEntry[] = [];
-    let loads: Array<(path: string) => void> = [];
-    let markReady: () => void = () => undefined;
-    const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const link = new PreviewLink(ws.wsfs, {
+    const source = { readFile: (p: string) => (controller.source ?? ws.wsfs).readFile(p), stat: (p: string) => (controller.source ?? ws.wsfs).stat(p) };
+    const link = new PreviewLink(source, {
       onReady: () => {
         setStatus({ kind: "ready" });
         link.navigate("/");
-        markReady();
       },
       onFailed: (message) => setStatus({ kind: "unavailable", message: `The preview could not start: ${message}` }),
-      onConsole: (entry) => {
-        logged.push(entry);
-        if (logged.length > MAX_CONSOLE) logged.shift();
-        setEntries((list) => [...list.slice(-(MAX_CONSOLE - 1)), entry]);
-      },
-      onLoaded: (path) => {
-        setShown(`/${path}`);
-        const waiting = loads;
-        loads = [];
-        for (const resolve of waiting) resolve(path);
-      },
+      onConsole: (entry) => setEntries((list) => [...list.slice(-(MAX_CONSOLE - 1)), entry]),
+      onLoaded: (path) => setShown(`/${path}`),
     });
-    const capture = async (path: string | undefined, signal?: AbortSignal): Promise<PreviewSnapshot> => {
-      await ready;
-      await new Promise((r) => setTimeout(r, 0)); // the first navigation of onReady goes first
-      logged.length = 0;
+    const capture = (path: string | undefined, signal?: AbortSignal): Promise<PreviewSnapshot> => {
       setEntries([]);
-      const loaded = new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("the page did not finish loading in 10 s")), LOAD_TIMEOUT_MS);
-        signal?.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
-        loads.push((p) => {
-          clearTimeout(timer);
-          resolve(p);
-        });
-      });
-      if (path === undefined) link.reload();
-      else {
-        const target = path.startsWith("/") ? path : `/${path}`;
-        setAddress(target);
-        link.navigate(target);
-      }
-      await loaded;
-      await new Promise((r) => setTimeout(r, SETTLE_MS));
-      const page = await link.readText();
-      return { url: `/${page.url}`, title: page.title, text: page.text, console: [...logged] };
+      if (path !== undefined) setAddress(path.startsWith("/") ? path : `/${path}`);
+      return link.capture(path, signal);
     };
     controller.attach({ capture });
     linkRef.current = link;
@@ -171,7 +135,15 @@ export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; c
           {status.message}
         </p>
       ) : origin ? (
-        <iframe ref={frame} className="preview-frame" title="Preview" data-shown={shown ?? ""} src={`${origin}${PREVIEW_HOST_PATH}?session=${session}`} />
+        // Sandboxed without allow-top-navigation: a previewed page cannot navigate the IDE away.
+        <iframe
+          ref={frame}
+          className="preview-frame"
+          title="Preview"
+          data-shown={shown ?? ""}
+          sandbox="allow-scripts allow-same-origin allow-forms allow-modals allow-popups allow-downloads"
+          src={`${origin}${PREVIEW_HOST_PATH}?session=${session}`}
+        />
       ) : (
         <p className="preview-message">Starting the preview…</p>
       )}

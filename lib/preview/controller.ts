@@ -4,6 +4,7 @@
  * hold. `show` opens the pane when it is closed (through `requestOpen`, the workbench's), loads
  * the page and reports what a person would see of it: its text, title, and what it logged.
  */
+import type { PreviewSource } from "./files";
 import type { PreviewConsoleEntry } from "./protocol";
 
 export type PreviewSnapshot = {
@@ -30,6 +31,13 @@ const OPEN_TIMEOUT_MS = 15_000;
 export class PreviewController implements PreviewService {
   private pane: PreviewPaneApi | null = null;
   private waiting: Array<(pane: PreviewPaneApi) => void> = [];
+  /**
+   * Where the preview reads the workspace: the agent's view of it while an agent session is open
+   * (useAgent sets it), so a path the agent may not see (a .env under env-blocker) is not served
+   * either — the agent reads the previewed page's text, and a page could fetch such a file and
+   * print it. Null: the caller's own view.
+   */
+  source: PreviewSource | null = null;
 
   constructor(private readonly requestOpen: () => void) {}
 

@@ -3,7 +3,10 @@
  * (files.ts), passes on the previewed page's console and loads, and sends navigate / reload /
  * read-text. `connect` performs the handshake: the host page (preview origin, in an iframe) says
  * hello with its session; only that frame, from that origin, with that session, gets the port.
+ * `capture` is what the agent's `preview` tool gets (through controller.ts): load a page, wait for
+ * it and for late output, and report it.
  */
+import type { PreviewPaneApi, PreviewSnapshot } from "./controller";
 import { previewFile, type PreviewSource } from "./files";
 import type { AppToHost, HostHello, HostToApp, PreviewConsoleEntry } from "./protocol";
 
@@ -16,16 +19,29 @@ export type PreviewEvents = {
 
 export type PageText = { text: string; title: string; url: string };
 
-export class PreviewLink {
+/** How long a capture waits for the page to load, then for late output (timers, fetches). */
+const LOAD_TIMEOUT_MS = 10_000;
+const SETTLE_MS = 300;
+const KEEP_CONSOLE = 500;
+
+export class PreviewLink implements PreviewPaneApi {
+  /** Settles once the host's service worker is active (after `onReady` has run). */
+  readonly ready: Promise<void>;
+  private markReady: () => void = () => undefined;
   private port: MessagePort | null = null;
   private nextId = 1;
   private readonly reads = new Map<number, (t: PageText) => void>();
+  private loads: Array<() => void> = [];
+  /** The console since the last capture began (for the agent's report). */
+  private logged: PreviewConsoleEntry[] = [];
   private closed = false;
 
   constructor(
     private readonly source: PreviewSource,
     private readonly events: PreviewEvents,
-  ) {}
+  ) {
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+  }
 
   /** Hand a port to the host frame that says hello: `expected` is its window, origin and session. */
   connect(e: MessageEvent, expected: { window: Window | null; origin: string; session: string }): boolean {
@@ -33,10 +49,15 @@ export class PreviewLink {
     if (this.port || this.closed || !expected.window || e.source !== expected.window || e.origin !== expected.origin) return false;
     if (hello?.type !== "tabula-preview-hello" || hello.session !== expected.session) return false;
     const channel = new MessageChannel();
-    this.port = channel.port1;
-    this.port.onmessage = (m) => void this.onHost(m.data as HostToApp);
+    this.attach(channel.port1);
     expected.window.postMessage({ type: "tabula-preview-connect" }, expected.origin, [channel.port2]);
     return true;
+  }
+
+  /** Talk to a host over `port` (connect's end of the channel; tests hand one in directly). */
+  attach(port: MessagePort): void {
+    this.port = port;
+    port.onmessage = (m) => void this.onHost(m.data as HostToApp);
   }
 
   navigate(path: string): void {
@@ -47,7 +68,7 @@ export class PreviewLink {
     this.send({ type: "reload" });
   }
 
-  /** The previewed page's text as it shows now (for the agent, and for tests). */
+  /** The previewed page's text as it shows now. */
   readText(timeoutMs = 5000): Promise<PageText> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -63,6 +84,32 @@ export class PreviewLink {
     });
   }
 
+  async capture(path: string | undefined, signal?: AbortSignal): Promise<PreviewSnapshot> {
+    await this.ready;
+    if (signal?.aborted) throw new Error("stopped");
+    this.logged = [];
+    const loaded = new Promise<void>((resolve, reject) => {
+      const done = (e?: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.loads = this.loads.filter((l) => l !== onLoad);
+        if (e) reject(e);
+        else resolve();
+      };
+      const onLoad = () => done();
+      const onAbort = () => done(new Error("stopped"));
+      const timer = setTimeout(() => done(new Error(`the page did not finish loading in ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.loads.push(onLoad);
+    });
+    if (path === undefined) this.reload();
+    else this.navigate(path.startsWith("/") ? path : `/${path}`);
+    await loaded;
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const page = await this.readText();
+    return { url: `/${page.url}`, title: page.title, text: page.text, console: [...this.logged] };
+  }
+
   close(): void {
     this.closed = true;
     this.port?.close();
@@ -76,13 +123,20 @@ export class PreviewLink {
   private async onHost(m: HostToApp): Promise<void> {
     switch (m.type) {
       case "ready":
-        return this.events.onReady();
+        this.events.onReady();
+        return this.markReady();
       case "failed":
         return this.events.onFailed(m.message);
       case "console":
+        this.logged.push(m.entry);
+        if (this.logged.length > KEEP_CONSOLE) this.logged.shift();
         return this.events.onConsole(m.entry);
-      case "loaded":
+      case "loaded": {
+        const waiting = this.loads;
+        this.loads = [];
+        for (const resolve of waiting) resolve();
         return this.events.onLoaded(m.url);
+      }
       case "text":
         this.reads.get(m.id)?.({ text: m.text, title: m.title, url: m.url });
         this.reads.delete(m.id);
