@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { workspaceWithTerminal } from "./workbench-page.mjs";
 
 const RUNS = 5;
 const median = (xs) => {
@@ -73,20 +74,8 @@ async function inProcess() {
 }
 
 async function browserNode(browser, baseURL) {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
+  const { context, page } = await workspaceWithTerminal(browser, baseURL, "Node bench");
   try {
-    await page.goto("/");
-    const form = page.getByRole("form", { name: "Create workspace" });
-    await form.getByLabel("Workspace name").fill("Node bench");
-    await form.getByRole("button", { name: "Create" }).click();
-    await page.waitForURL(/\/w\/[a-z2-7]{20}$/);
-    // The workbench is live (its tree read from IndexedDB) before the shortcut is pressed.
-    await page.locator('[role="treeitem"][data-path="package.json"]').waitFor({ timeout: 60_000 });
-    await page.locator("body").click();
-    await page.keyboard.press("Control+`");
-    await page.getByTestId("terminal").locator(".xterm-rows").getByText("$").first().waitFor({ timeout: 30_000 });
-    await page.getByTestId("terminal").click();
     const once = async (n) => {
       const marker = `out-${n}`;
       await page.keyboard.type(`node -e 'console.log("${marker}")'`);

@@ -14,6 +14,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { workspaceWithTerminal } from "./workbench-page.mjs";
 
 const WARM_RUNS = 5;
 const median = (xs) => {
@@ -57,21 +58,8 @@ async function nodePython() {
 }
 
 async function browserPython(browser, baseURL) {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
+  const { context, page } = await workspaceWithTerminal(browser, baseURL, "Python bench");
   try {
-    await page.goto("/");
-    const form = page.getByRole("form", { name: "Create workspace" });
-    await form.getByLabel("Workspace name").fill("Python bench");
-    await form.getByRole("button", { name: "Create" }).click();
-    await page.waitForURL(/\/w\/[a-z2-7]{20}$/);
-    // The workbench is live (its tree read from IndexedDB) before the shortcut is pressed.
-    await page.locator('[role="treeitem"][data-path="package.json"]').waitFor({ timeout: 60_000 });
-    await page.locator("body").click();
-    await page.keyboard.press("Control+`");
-    const rows = page.getByTestId("terminal").locator(".xterm-rows");
-    await rows.getByText("$").first().waitFor({ timeout: 30_000 });
-    await page.getByTestId("terminal").click();
     const isolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
     // A row of the terminal that is exactly this text (an output line, not the command echoing it).
     const rowShown = (text) =>

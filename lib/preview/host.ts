@@ -15,6 +15,7 @@ export function installPreviewHost(win: Window, workerPath: string): void {
   let nextId = 1;
   const waiting = new Map<number, MessagePort>();
   let path = "";
+  let nav = 0;
 
   const show = (p: string) => {
     path = p.replace(/^\/+/, "");
@@ -22,20 +23,21 @@ export function installPreviewHost(win: Window, workerPath: string): void {
   };
 
   const onApp = (e: MessageEvent) => {
-    const m = e.data as { type?: string; id?: number; answer?: { body: ArrayBuffer }; path?: string } | null;
+    const m = e.data as { type?: string; id?: number; answer?: { body: ArrayBuffer }; path?: string; nav?: number } | null;
     if (!m) return;
     if (m.type === "file" && typeof m.id === "number" && m.answer) {
       const reply = waiting.get(m.id);
       waiting.delete(m.id);
       reply?.postMessage(m.answer, [m.answer.body]);
       reply?.close();
-    } else if (m.type === "navigate" && typeof m.path === "string") show(m.path);
-    else if (m.type === "reload") {
-      try {
-        frame.contentWindow?.location.reload();
-      } catch {
-        show(path);
-      }
+    } else if (m.type === "navigate" && typeof m.path === "string") {
+      nav = Number(m.nav) || 0;
+      show(m.path);
+    } else if (m.type === "reload") {
+      // Load the page again by its address rather than location.reload(): a reload would reload
+      // the document still shown and cancel a navigation that has not finished yet.
+      nav = Number(m.nav) || 0;
+      show(path);
     } else if (m.type === "read-text" && typeof m.id === "number") {
       const doc = frame.contentDocument;
       app?.postMessage({ type: "text", id: m.id, text: doc?.body?.innerText ?? "", title: doc?.title ?? "", url: path });
@@ -49,7 +51,7 @@ export function installPreviewHost(win: Window, workerPath: string): void {
       app.onmessage = onApp;
       void start();
     } else if (e.source === frame.contentWindow && d?.type === "tabula-preview-console") {
-      app?.postMessage({ type: "console", entry: d.entry });
+      app?.postMessage({ type: "console", entry: d.entry, nav });
     }
   });
 
@@ -61,7 +63,17 @@ export function installPreviewHost(win: Window, workerPath: string): void {
     app.postMessage({ type: "file", id, path: d.path });
   });
 
-  frame.addEventListener("load", () => app?.postMessage({ type: "loaded", url: path }));
+  // Where the page really is now (it may have followed a link of its own): a reload comes back here.
+  frame.addEventListener("load", () => {
+    try {
+      const here = frame.contentWindow?.location;
+      const prefix = `/preview/${session}/`;
+      if (here && here.pathname.startsWith(prefix)) path = here.pathname.slice(prefix.length) + here.search;
+    } catch {
+      // Another origin (a link that left the preview): keep the last known path.
+    }
+    app?.postMessage({ type: "loaded", url: path, nav });
+  });
 
   async function start() {
     try {

@@ -31,9 +31,11 @@ export class PreviewLink implements PreviewPaneApi {
   private port: MessagePort | null = null;
   private nextId = 1;
   private readonly reads = new Map<number, (t: PageText) => void>();
-  private loads: Array<() => void> = [];
-  /** The console since the last capture began (for the agent's report). */
-  private logged: PreviewConsoleEntry[] = [];
+  /** The number of the latest navigate/reload sent (the host tags loads and output with it). */
+  private nav = 0;
+  private loads: Array<(nav: number) => void> = [];
+  /** Recent console lines with the navigation they belong to (for the agent's report). */
+  private logged: Array<{ entry: PreviewConsoleEntry; nav: number }> = [];
   private closed = false;
 
   constructor(
@@ -60,12 +62,14 @@ export class PreviewLink implements PreviewPaneApi {
     port.onmessage = (m) => void this.onHost(m.data as HostToApp);
   }
 
-  navigate(path: string): void {
-    this.send({ type: "navigate", path });
+  navigate(path: string): number {
+    this.send({ type: "navigate", path, nav: ++this.nav });
+    return this.nav;
   }
 
-  reload(): void {
-    this.send({ type: "reload" });
+  reload(): number {
+    this.send({ type: "reload", nav: ++this.nav });
+    return this.nav;
   }
 
   /** The previewed page's text as it shows now. */
@@ -87,8 +91,10 @@ export class PreviewLink implements PreviewPaneApi {
   async capture(path: string | undefined, signal?: AbortSignal): Promise<PreviewSnapshot> {
     await this.ready;
     if (signal?.aborted) throw new Error("stopped");
-    this.logged = [];
-    const loaded = new Promise<void>((resolve, reject) => {
+    const mine = path === undefined ? this.reload() : this.navigate(path.startsWith("/") ? path : `/${path}`);
+    // The load of this navigation (or of a later one: a save that reloads the page meanwhile), not
+    // of one still finishing from before.
+    await new Promise<void>((resolve, reject) => {
       const done = (e?: Error) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
@@ -96,18 +102,16 @@ export class PreviewLink implements PreviewPaneApi {
         if (e) reject(e);
         else resolve();
       };
-      const onLoad = () => done();
+      const onLoad = (nav: number) => nav >= mine && done();
       const onAbort = () => done(new Error("stopped"));
       const timer = setTimeout(() => done(new Error(`the page did not finish loading in ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
       signal?.addEventListener("abort", onAbort, { once: true });
       this.loads.push(onLoad);
     });
-    if (path === undefined) this.reload();
-    else this.navigate(path.startsWith("/") ? path : `/${path}`);
-    await loaded;
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const page = await this.readText();
-    return { url: `/${page.url}`, title: page.title, text: page.text, console: [...this.logged] };
+    const last = this.nav; // what the page shows now: the latest navigation's output only
+    return { url: `/${page.url}`, title: page.title, text: page.text, console: this.logged.filter((l) => l.nav === last).map((l) => l.entry) };
   }
 
   close(): void {
@@ -128,15 +132,12 @@ export class PreviewLink implements PreviewPaneApi {
       case "failed":
         return this.events.onFailed(m.message);
       case "console":
-        this.logged.push(m.entry);
+        this.logged.push({ entry: m.entry, nav: m.nav });
         if (this.logged.length > KEEP_CONSOLE) this.logged.shift();
         return this.events.onConsole(m.entry);
-      case "loaded": {
-        const waiting = this.loads;
-        this.loads = [];
-        for (const resolve of waiting) resolve();
+      case "loaded":
+        for (const onLoad of [...this.loads]) onLoad(m.nav);
         return this.events.onLoaded(m.url);
-      }
       case "text":
         this.reads.get(m.id)?.({ text: m.text, title: m.title, url: m.url });
         this.reads.delete(m.id);

@@ -28,15 +28,17 @@ export type HostToApp =
   | { type: "ready" }
   | { type: "failed"; message: string }
   | { type: "file"; id: number; path: string }
-  | { type: "loaded"; url: string }
-  | { type: "console"; entry: PreviewConsoleEntry }
+  /** `nav`: the number of the navigate/reload that this load or output belongs to. */
+  | { type: "loaded"; url: string; nav: number }
+  | { type: "console"; entry: PreviewConsoleEntry; nav: number }
   | { type: "text"; id: number; text: string; title: string; url: string };
 
 /** On the port, app → host. */
 export type AppToHost =
   | { type: "file"; id: number; answer: PreviewFileAnswer }
-  | { type: "navigate"; path: string }
-  | { type: "reload" }
+  /** `nav` numbers each navigation, so a load (or a line of output) is told from an earlier one's. */
+  | { type: "navigate"; path: string; nav: number }
+  | { type: "reload"; nav: number }
   | { type: "read-text"; id: number };
 
 /** One line of the previewed page's console, an uncaught error, or a request that failed. */

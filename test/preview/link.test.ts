@@ -54,8 +54,11 @@ describe("the app's end of a preview", () => {
     const { link, events, reply } = setup((m, reply) => {
       seen.push(m);
       if (m.type === "navigate") {
-        reply({ type: "console", entry: { level: "error", source: "error", text: "Uncaught boom", at: 1 } });
-        setTimeout(() => reply({ type: "loaded", url: m.path.slice(1) }), 20);
+        // A load still finishing from before this navigation does not end the capture.
+        reply({ type: "loaded", url: "old.html", nav: m.nav - 1 });
+        reply({ type: "console", entry: { level: "log", source: "console", text: "the old page, late", at: 0 }, nav: m.nav - 1 });
+        reply({ type: "console", entry: { level: "error", source: "error", text: "Uncaught boom", at: 1 }, nav: m.nav });
+        setTimeout(() => reply({ type: "loaded", url: m.path.slice(1), nav: m.nav }), 20);
       }
       if (m.type === "read-text") reply({ type: "text", id: m.id, text: "Hello page", title: "T", url: "docs/" });
     });
@@ -63,13 +66,13 @@ describe("the app's end of a preview", () => {
     // Before the host's service worker is ready nothing is sent.
     await new Promise((r) => setTimeout(r, 30));
     expect(seen).toEqual([]);
-    reply({ type: "console", entry: { level: "log", source: "console", text: "before the capture", at: 0 } });
+    reply({ type: "console", entry: { level: "log", source: "console", text: "before the capture", at: 0 }, nav: 0 });
     reply({ type: "ready" });
     const s = await shot;
     expect(seen.map((m) => m.type)).toEqual(["navigate", "read-text"]);
-    expect(seen[0]).toEqual({ type: "navigate", path: "/docs/" });
+    expect(seen[0]).toEqual({ type: "navigate", path: "/docs/", nav: 1 });
     expect(s).toEqual({ url: "/docs/", title: "T", text: "Hello page", console: [{ level: "error", source: "error", text: "Uncaught boom", at: 1 }] });
-    expect(events).toEqual(["console before the capture", "ready", "console Uncaught boom", "loaded docs/"]);
+    expect(events).toEqual(["console before the capture", "ready", "loaded old.html", "console the old page, late", "console Uncaught boom", "loaded docs/"]);
   });
 
   it("a capture stops with the run, stopped before or while it waits", async () => {
