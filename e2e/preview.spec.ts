@@ -46,6 +46,12 @@ test("the preview shows the workspace's page, its console errors, follows a save
   // The console started again with the reloaded page: one run of app.js, one error.
   await expect(pane.getByRole("button", { name: /Console \(\d+\) · 1 error$/ })).toBeVisible();
 
+  // Open in a tab of its own: the same page, served while the pane is open.
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), pane.getByRole("link", { name: "Open in new tab" }).click()]);
+  await expect(tab.getByText("Edited in the editor")).toBeVisible({ timeout: 15_000 });
+  expect(new URL(tab.url()).origin).not.toBe(await page.evaluate(() => location.origin));
+  await tab.close();
+
   // A path that is not in the workspace says so, in the preview itself.
   await pane.getByLabel("Preview address").fill("/missing.html");
   await pane.getByLabel("Preview address").press("Enter");

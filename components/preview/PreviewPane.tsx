@@ -122,6 +122,12 @@ export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; c
         >
           Reload
         </button>
+        {origin && status.kind === "ready" && (
+          // The preview's own service worker serves the tab too, from this pane's host, while the pane is open.
+          <a className="button-link" href={`${origin}/preview/${session}${shown ?? "/"}`} target="_blank" rel="noopener noreferrer" title="Open the previewed page in a tab of its own">
+            Open in new tab
+          </a>
+        )}
         <button type="button" aria-pressed={consoleOpen} onClick={() => setConsoleOpen((o) => !o)} title="The page's console, errors and failed requests">
           Console{entries.length ? ` (${entries.length})` : ""}
           {errors ? <span className="preview-errors"> · {errors} error{errors === 1 ? "" : "s"}</span> : null}
