@@ -115,8 +115,6 @@ export type ProgramSandboxOptions = {
 export type ProgramSandbox = {
   /** A fresh worker running the script. */
   worker<In, Out>(): SandboxedWorker<In, Out>;
-  /** Ends every worker and removes the iframe. */
-  close(): void;
 };
 
 function randomNonce(): string {
@@ -132,12 +130,12 @@ export function programSandbox(opts: ProgramSandboxOptions): ProgramSandbox {
   let frame: Frame | null = null;
   let nextId = 1;
 
-  const close = (f: Frame | null, reason?: string) => {
-    if (!f) return;
+  /** The runtime's script could not be had: every worker waiting on this iframe fails; the next worker starts a new iframe. */
+  const abandon = (f: Frame, reason: string) => {
     if (frame === f) frame = null;
     f.control.close();
     f.iframe.remove();
-    if (reason) for (const fail of f.workers.values()) fail(reason);
+    for (const fail of f.workers.values()) fail(reason);
     f.workers.clear();
   };
 
@@ -164,8 +162,7 @@ export function programSandbox(opts: ProgramSandboxOptions): ProgramSandbox {
       () => {
         opts.script().then(
           (script) => iframe.contentWindow?.postMessage({ type: START, script, name: opts.name }, "*", [channel.port2]),
-          // Every worker waiting on this iframe fails; the next one starts a new iframe.
-          (e: unknown) => close(f, `the program runtime could not be loaded (${(e as Error).message})`),
+          (e: unknown) => abandon(f, `the program runtime could not be loaded (${(e as Error).message})`),
         );
       },
       { once: true },
@@ -207,5 +204,5 @@ export function programSandbox(opts: ProgramSandboxOptions): ProgramSandbox {
     return handle;
   };
 
-  return { worker, close: () => close(frame) };
+  return { worker };
 }
