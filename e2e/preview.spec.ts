@@ -52,6 +52,15 @@ test("the preview shows the workspace's page, its console errors, follows a save
   expect(new URL(tab.url()).origin).not.toBe(await page.evaluate(() => location.origin));
   await tab.close();
 
+  // TypeScript is compiled on the way, as an ES module.
+  await page.getByTestId("terminal").click();
+  await run(page, `printf 'const n: number = 6 * 7;\\ndocument.body.insertAdjacentHTML("beforeend", "<p id=ts>typed " + n + "</p>");\\n' > greet.ts`);
+  await run(page, `printf '<!doctype html><title>TS</title><script type="module" src="greet.ts"></script>\\n' > ts.html`);
+  await expect(treeItem(page, "ts.html")).toBeVisible();
+  await pane.getByLabel("Preview address").fill("/ts.html");
+  await pane.getByLabel("Preview address").press("Enter");
+  await expect(site.locator("#ts")).toHaveText("typed 42");
+
   // A path that is not in the workspace says so, in the preview itself.
   await pane.getByLabel("Preview address").fill("/missing.html");
   await pane.getByLabel("Preview address").press("Enter");

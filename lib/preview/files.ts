@@ -2,10 +2,10 @@
  * The app's side of the preview's file serving: a request path of the previewed site → the
  * workspace file's bytes and content type. Directories serve their index.html; TypeScript is
  * compiled to JavaScript on the way (sucrase, types stripped, ES modules kept as they are, so the
- * browser loads them as modules); HTML pages get the console hook (console-hook.ts). Nothing
- * outside the workspace, nor under .git, is ever served.
+ * browser loads them as modules; sucrase is loaded on the first such file, not with the page);
+ * HTML pages get the console hook (console-hook.ts). Nothing outside the workspace, nor under
+ * .git, is ever served.
  */
-import { transform } from "sucrase";
 import { withConsoleHook } from "./console-hook";
 import type { PreviewFileAnswer } from "./protocol";
 
@@ -110,6 +110,7 @@ export async function previewFile(source: PreviewSource, raw: string): Promise<P
     try {
       const transforms: ("typescript" | "jsx")[] = /\.(ts|tsx|mts)$/.test(file) ? ["typescript"] : [];
       if (/x$/.test(file)) transforms.push("jsx");
+      const { transform } = await import("sucrase");
       const code = transform(new TextDecoder().decode(bytes), { transforms, filePath: file, disableESTransforms: true, production: true }).code;
       return { status: 200, contentType, body: encode(code) };
     } catch (err) {
