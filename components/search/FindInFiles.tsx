@@ -38,6 +38,7 @@ export function FindInFiles(props: {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const controller = useRef<AbortController | null>(null);
+  const shownKey = useRef("");
   const [replaceOpen, setReplaceOpen] = useState(false);
   const [replacement, setReplacement] = useState("");
   // A preview belongs to the search and replacement it was made for; changing either drops it.
@@ -103,8 +104,13 @@ export function FindInFiles(props: {
     controller.current = ctrl;
     const timer = setTimeout(async () => {
       setBusy(true);
+      // Another query's results are not shown under this one while it runs ("Show more" keeps them).
+      if (shownKey.current !== searchKey) setResult(undefined);
+      shownKey.current = searchKey;
       try {
         const wanted = searchFieldsFilter(include, exclude);
+        let shownAt = 0;
+        let shownCount = 0;
         const r = await findInFiles(props.wsfs, query, {
           regex,
           caseSensitive,
@@ -112,6 +118,17 @@ export function FindInFiles(props: {
           maxResults: limit,
           signal: ctrl.signal,
           skip: (p) => props.decorations.get(p) === "ignored" || !wanted(p),
+          skipDir: (p) => props.decorations.get(p) === "ignored",
+          // First results at once, then at most ten redraws a second while the search goes on.
+          onProgress: (partial) => {
+            const now = performance.now();
+            const firstFound = shownCount === 0 && partial.matches.length > 0;
+            if (ctrl.signal.aborted || (!firstFound && shownAt && now - shownAt < 100)) return;
+            shownAt = now;
+            shownCount = partial.matches.length;
+            setResult({ ...partial, matches: [...partial.matches] });
+            setError(undefined);
+          },
         });
         if (!ctrl.signal.aborted) {
           setResult(r);
@@ -130,7 +147,11 @@ export function FindInFiles(props: {
   }, [query, regex, caseSensitive, wholeWord, include, exclude, limit, props.wsfs, props.decorations, replaced]);
 
   const groups = new Map<string, FindMatch[]>();
-  for (const m of result?.matches ?? []) groups.set(m.path, [...(groups.get(m.path) ?? []), m]);
+  for (const m of result?.matches ?? []) {
+    const list = groups.get(m.path);
+    if (list) list.push(m);
+    else groups.set(m.path, [m]);
+  }
 
   return (
     <div className="search-panel" role="search">
@@ -193,7 +214,7 @@ export function FindInFiles(props: {
       )}
       {result && (
         <div className="muted" aria-live="polite" data-testid="search-summary">
-          {busy ? "Searching… " : ""}
+          {busy ? `Searching… ${result.filesDone.toLocaleString("en")}${result.listed ? ` of ${result.filesTotal.toLocaleString("en")}` : ""} files · ` : ""}
           {result.matches.length.toLocaleString("en")} result{result.matches.length === 1 ? "" : "s"} in {groups.size.toLocaleString("en")} file{groups.size === 1 ? "" : "s"}
           {result.truncated ? " (more not shown)" : ""}
           {result.filesTooLarge > 0 ? ` · ${result.filesTooLarge} file${result.filesTooLarge === 1 ? "" : "s"} over 128 MB not searched` : ""}

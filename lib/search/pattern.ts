@@ -27,6 +27,12 @@ export interface SearchPattern {
   exec(text: string): PatternMatch | null;
   test(text: string): boolean;
   /**
+   * For literal queries only: false when `text` (a whole file) cannot hold a match, checked by
+   * the engine's native string search — much faster than going line by line, and never false
+   * where a line would match (a match never spans lines, and whole-word only narrows).
+   */
+  mayOccurIn?(text: string): boolean;
+  /**
    * `text` with every match replaced, and how many there were. A string replacement reads as
    * String.prototype.replace's ($1, $&, $<name>, $$); a function's result is inserted as is.
    */
@@ -58,6 +64,7 @@ export function compilePattern(query: string, opts: PatternOptions = {}): Search
     throw new PatternError(`Invalid regular expression: ${detail}`);
   }
   return {
+    mayOccurIn: opts.regex ? undefined : literalPrefilter(query, !!opts.caseSensitive),
     test: (text) => re.test(text),
     exec(text) {
       // The DFA answers "is there a match" fastest; only then ask where.
@@ -73,6 +80,17 @@ export function compilePattern(query: string, opts: PatternOptions = {}): Search
       return { text: re.matcher(text).replaceAll(replacement), count };
     },
   };
+}
+
+/**
+ * A literal query's native pre-check. Case-insensitive goes through a RegExp of the escaped
+ * literal with the "iu" flags: Unicode simple case folding, as RE2's case-insensitive matching
+ * (so "k" still finds the Kelvin sign and "s" the long s). A literal pattern cannot backtrack.
+ */
+function literalPrefilter(query: string, caseSensitive: boolean): (text: string) => boolean {
+  if (caseSensitive) return (text) => text.includes(query);
+  const re = new RegExp(query.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "iu");
+  return (text) => re.test(text);
 }
 
 /**

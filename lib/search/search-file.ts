@@ -12,6 +12,8 @@ export const SEARCH_MAX_FILE_BYTES = 128 * 1024 * 1024;
 /** Above this size a file is searched alone, never in a parallel batch (bounded memory). */
 export const SEARCH_LARGE_FILE_BYTES = 5 * 1024 * 1024;
 
+const wholeText = new TextDecoder("utf-8");
+
 export type LineHit = {
   /** 1-based line. */
   line: number;
@@ -28,6 +30,8 @@ export function searchBytes(
   opts: { maxHits: number; previewChars?: number; signal?: AbortSignal },
 ): { binary: boolean; hits: LineHit[] } {
   if (looksBinary(bytes)) return { binary: true, hits: [] };
+  // Most files of a search hold no match: one native pass over the whole text says so.
+  if (pattern.mayOccurIn && bytes.length <= SEARCH_LARGE_FILE_BYTES && !pattern.mayOccurIn(wholeText.decode(bytes))) return { binary: false, hits: [] };
   const previewChars = opts.previewChars ?? 200;
   const hits: LineHit[] = [];
   let lastHitLine = 0;

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { IgnoreRules } from "../git/ignore";
 import { compilePathGlobs, type PathFilter } from "../search/path-glob";
 import { compilePattern, type SearchPattern } from "../search/pattern";
-import { SEARCH_LARGE_FILE_BYTES, SEARCH_MAX_FILE_BYTES, searchBytes, type LineHit } from "../search/search-file";
+import { scanFiles } from "../search/scan-files";
+import { SEARCH_MAX_FILE_BYTES, type LineHit } from "../search/search-file";
 import { defineTool, errorResult, type ToolResult } from "./define";
 import { formatSize, fsErrorMessage, plural, resolvePath, shown } from "./util";
 
@@ -30,7 +31,6 @@ const inputSchema = z.object({
 export type SearchCodebaseInput = z.infer<typeof inputSchema>;
 
 const PREVIEW = 200;
-const CONCURRENCY = 16;
 
 export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
   name: "search_codebase",
@@ -85,60 +85,26 @@ export const searchCodebaseTool = defineTool<SearchCodebaseInput>({
     else files.push(root);
     files.sort();
 
-    // Small files in parallel batches (IndexedDB pipelines requests); a large file alone, so
-    // that at most one large file is in memory at a time. Reported in path order.
     const perFile = new Map<string, LineHit[]>();
-    let searched = 0;
-    let tooLarge = 0;
     let total = 0;
     let cut = false;
-    const searchOne = async (path: string): Promise<{ path: string; hits: LineHit[] } | null> => {
-      const s = await ctx.wsfs.stat(path).catch(() => null);
-      if (!s || s.type !== "file") return null;
-      if (s.size > SEARCH_MAX_FILE_BYTES) {
-        tooLarge++;
-        return null;
-      }
-      const bytes = await ctx.wsfs.readFile(path).catch(() => null);
-      if (!bytes) return null;
-      const r = searchBytes(bytes, pattern, { maxHits: max + 1, previewChars: PREVIEW, signal: ctx.signal });
-      return r.binary ? null : { path, hits: r.hits };
-    };
-    const sizes = await Promise.all(files.map((p) => ctx.wsfs.stat(p).then((s) => s?.size ?? 0, () => 0)));
-    const batches: string[][] = [];
-    let batch: string[] = [];
-    files.forEach((path, i) => {
-      if (sizes[i]! > SEARCH_LARGE_FILE_BYTES) {
-        if (batch.length) batches.push(batch);
-        batches.push([path]);
-        batch = [];
-        return;
-      }
-      batch.push(path);
-      if (batch.length === CONCURRENCY) {
-        batches.push(batch);
-        batch = [];
-      }
-    });
-    if (batch.length) batches.push(batch);
-    for (const group of batches) {
-      if (cut || ctx.signal.aborted) break;
-      const results = await Promise.all(group.map(searchOne));
-      for (const r of results) {
-        if (!r) continue;
-        searched++;
-        if (r.hits.length === 0) continue;
+    const { searched, tooLarge } = await scanFiles(ctx.wsfs, files, pattern, {
+      maxHitsPerFile: () => max + 1,
+      previewChars: PREVIEW,
+      signal: ctx.signal,
+      onFile: ({ path, hits }) => {
+        if (hits.length === 0) return;
         const room = max - total;
-        if (r.hits.length > room) {
-          if (room > 0) perFile.set(r.path, r.hits.slice(0, room));
+        if (hits.length > room) {
+          if (room > 0) perFile.set(path, hits.slice(0, room));
           total = max;
           cut = true;
-          break;
+          return false;
         }
-        perFile.set(r.path, r.hits);
-        total += r.hits.length;
-      }
-    }
+        perFile.set(path, hits);
+        total += hits.length;
+      },
+    });
 
     const out: string[] = [];
     for (const [path, hits] of perFile) {
