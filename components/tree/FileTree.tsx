@@ -1,7 +1,8 @@
 "use client";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { TreeNode, GitDecoration } from "@/lib/workspaces/tree-model";
 import { visibleRows } from "@/lib/workspaces/tree-model";
+import { rowWindow, scrollToReveal } from "@/lib/workbench/row-window";
 import { takeFromTransfer, type EntryLike, type FileLike } from "@/lib/workspaces/dropped-entries";
 
 export type TreeIntent =
@@ -15,6 +16,9 @@ export type TreeIntent =
   | { kind: "diff"; path: string };
 
 type Editing = { kind: "create"; parent: string; type: "file" | "dir" } | { kind: "rename"; path: string };
+
+/** Every line of the tree is this tall (globals.css .tree-row): the window arithmetic relies on it. */
+const ROW_HEIGHT = 24;
 
 const GIT_LETTER: Record<GitDecoration, string> = { modified: "M", untracked: "U", added: "A", deleted: "D", ignored: "" };
 
@@ -63,6 +67,16 @@ export function FileTree(props: {
     if (dropped.length) void props.onIntent({ kind: "drop", toDir, dropped });
   };
   const treeRef = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState({ scrollTop: 0, height: 0 });
+  useEffect(() => {
+    const el = treeRef.current;
+    if (!el) return;
+    const measure = () => setViewport({ scrollTop: el.scrollTop, height: el.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const rows = useMemo(() => visibleRows(props.nodes, expanded), [props.nodes, expanded]);
   const byPath = useMemo(() => new Map(rows.map((r) => [r.node.path, r])), [rows]);
@@ -184,58 +198,79 @@ export function FileTree(props: {
     </div>
   );
 
-  const out: React.ReactNode[] = [];
-  if (editing?.kind === "create" && editing.parent === "") out.push(<div key="__new">{editInput(0, editing.type === "dir" ? "▸" : "")}</div>);
-  for (const { node, depth } of rows) {
+  const renderRow = (node: TreeNode, depth: number, posInSet: number, setSize: number) => {
     const deco = props.decorations.get(node.path);
+    return (
+      <div
+        role="treeitem"
+        aria-level={depth + 1}
+        aria-posinset={posInSet}
+        aria-setsize={setSize}
+        aria-expanded={node.type === "dir" ? expanded.has(node.path) : undefined}
+        aria-selected={selected === node.path}
+        data-path={node.path}
+        className={`tree-row${selected === node.path ? " selected" : ""}${dropTarget !== undefined && dropTarget !== "" && dropTarget === folderOf(node) ? " drop-target" : ""}`}
+        style={{ paddingLeft: 8 + depth * 14 }}
+        draggable={!props.readOnly}
+        onClick={() => activate(node)}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          setSelected(node.path);
+          setMenu({ x: e.clientX, y: e.clientY, node });
+        }}
+        onDragStart={(e) => {
+          e.dataTransfer.setData("application/x-tabula-path", node.path);
+          e.dataTransfer.effectAllowed = "move";
+        }}
+        onDragOver={(e) => {
+          if (props.readOnly || !acceptsDrag(e.dataTransfer)) return;
+          e.preventDefault();
+          e.stopPropagation();
+          e.dataTransfer.dropEffect = e.dataTransfer.types.includes("Files") ? "copy" : "move";
+          setDropTarget(folderOf(node));
+        }}
+        onDragLeave={() => setDropTarget((t) => (t === folderOf(node) ? undefined : t))}
+        onDrop={(e) => {
+          e.preventDefault();
+          e.stopPropagation();
+          setDropTarget(undefined);
+          onDropInto(e.dataTransfer, folderOf(node));
+        }}
+      >
+        <span className="twisty">{node.type === "dir" ? (expanded.has(node.path) ? "▾" : "▸") : ""}</span>
+        <span className={`label${deco ? ` git-${deco}` : ""}`}>{node.name}</span>
+        {deco && GIT_LETTER[deco] && <span className={`git git-${deco}`} title={deco}>{GIT_LETTER[deco]}</span>}
+      </div>
+    );
+  };
+
+  // Every line of the tree in order (rows, and the inline input of a create or rename); only the
+  // ones near the viewport are put in the page.
+  type Line = { key: string; render: () => React.ReactNode; path?: string };
+  const lines: Line[] = [];
+  if (editing?.kind === "create" && editing.parent === "") lines.push({ key: "__new", render: () => editInput(0, editing.type === "dir" ? "▸" : "") });
+  for (const { node, depth, posInSet, setSize } of rows) {
     if (editing?.kind === "rename" && editing.path === node.path) {
-      out.push(<div key={node.path}>{editInput(depth, node.type === "dir" ? "▸" : "")}</div>);
+      lines.push({ key: node.path, path: node.path, render: () => editInput(depth, node.type === "dir" ? "▸" : "") });
     } else {
-      out.push(
-        <div
-          key={node.path}
-          role="treeitem"
-          aria-level={depth + 1}
-          aria-expanded={node.type === "dir" ? expanded.has(node.path) : undefined}
-          aria-selected={selected === node.path}
-          data-path={node.path}
-          className={`tree-row${selected === node.path ? " selected" : ""}${dropTarget !== undefined && dropTarget !== "" && dropTarget === folderOf(node) ? " drop-target" : ""}`}
-          style={{ paddingLeft: 8 + depth * 14 }}
-          draggable={!props.readOnly}
-          onClick={() => activate(node)}
-          onContextMenu={(e) => {
-            e.preventDefault();
-            setSelected(node.path);
-            setMenu({ x: e.clientX, y: e.clientY, node });
-          }}
-          onDragStart={(e) => {
-            e.dataTransfer.setData("application/x-tabula-path", node.path);
-            e.dataTransfer.effectAllowed = "move";
-          }}
-          onDragOver={(e) => {
-            if (props.readOnly || !acceptsDrag(e.dataTransfer)) return;
-            e.preventDefault();
-            e.stopPropagation();
-            e.dataTransfer.dropEffect = e.dataTransfer.types.includes("Files") ? "copy" : "move";
-            setDropTarget(folderOf(node));
-          }}
-          onDragLeave={() => setDropTarget((t) => (t === folderOf(node) ? undefined : t))}
-          onDrop={(e) => {
-            e.preventDefault();
-            e.stopPropagation();
-            setDropTarget(undefined);
-            onDropInto(e.dataTransfer, folderOf(node));
-          }}
-        >
-          <span className="twisty">{node.type === "dir" ? (expanded.has(node.path) ? "▾" : "▸") : ""}</span>
-          <span className={`label${deco ? ` git-${deco}` : ""}`}>{node.name}</span>
-          {deco && GIT_LETTER[deco] && <span className={`git git-${deco}`} title={deco}>{GIT_LETTER[deco]}</span>}
-        </div>,
-      );
+      lines.push({ key: node.path, path: node.path, render: () => renderRow(node, depth, posInSet, setSize) });
     }
     if (editing?.kind === "create" && node.type === "dir" && editing.parent === node.path && expanded.has(node.path))
-      out.push(<div key={`${node.path}/__new`}>{editInput(depth + 1, editing.type === "dir" ? "▸" : "")}</div>);
+      lines.push({ key: `${node.path}/__new`, render: () => editInput(depth + 1, editing.type === "dir" ? "▸" : "") });
   }
+  const editingIndex = !editing ? -1 : lines.findIndex((l) => (editing.kind === "create" ? l.key.endsWith("__new") : l.path === editing.path));
+  const shown = rowWindow(lines.length, ROW_HEIGHT, viewport.scrollTop, viewport.height);
+
+  // Bring a newly selected row (keyboard, a revealed file) or a new inline input into view — when
+  // the selection changes, not when rows come and go around it while the list is scrolled away.
+  const revealIndex = editingIndex >= 0 ? editingIndex : selected === undefined ? -1 : lines.findIndex((l) => l.path === selected);
+  const revealKey = editing ? JSON.stringify(editing) : selected;
+  useLayoutEffect(() => {
+    const el = treeRef.current;
+    if (!el || revealIndex < 0) return;
+    const top = scrollToReveal(revealIndex, ROW_HEIGHT, el.scrollTop, el.clientHeight);
+    if (top !== null) el.scrollTop = top;
+  }, [revealKey]);
 
   return (
     <>
@@ -256,6 +291,7 @@ export function FileTree(props: {
         aria-label="Files"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onScroll={(e) => setViewport({ scrollTop: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
         onFocus={() => !selected && rows[0] && setSelected(rows[0].node.path)}
         onContextMenu={(e) => {
           if (e.target !== e.currentTarget) return;
@@ -277,7 +313,11 @@ export function FileTree(props: {
           onDropInto(e.dataTransfer, "");
         }}
       >
-        {out}
+        <div style={{ height: shown.first * ROW_HEIGHT }} aria-hidden="true" />
+        {lines.slice(shown.first, shown.end).map((line) => (
+          <Fragment key={line.key}>{line.render()}</Fragment>
+        ))}
+        <div style={{ height: (lines.length - shown.end) * ROW_HEIGHT }} aria-hidden="true" />
         {rows.length === 0 && !editing && (
           <p className="muted" role="status" style={{ padding: "0 12px" }}>
             {props.loading ? "Loading files…" : "No files yet."}

@@ -22,14 +22,19 @@ export async function readTree(wsfs: WorkspaceFs, dir = ""): Promise<TreeNode[]>
   return nodes;
 }
 
-/** Flatten the visible rows, for rendering and keyboard navigation. */
-export function visibleRows(nodes: TreeNode[], expanded: Set<string>, depth = 0, out: { node: TreeNode; depth: number }[] = []) {
-  for (const node of nodes) {
-    out.push({ node, depth });
+/**
+ * Flatten the visible rows, for rendering and keyboard navigation. Each row says where it sits
+ * among its siblings (1-based), which a virtualised tree must tell assistive technology itself.
+ */
+export function visibleRows(nodes: TreeNode[], expanded: Set<string>, depth = 0, out: TreeRow[] = []): TreeRow[] {
+  nodes.forEach((node, i) => {
+    out.push({ node, depth, posInSet: i + 1, setSize: nodes.length });
     if (node.type === "dir" && expanded.has(node.path) && node.children) visibleRows(node.children, expanded, depth + 1, out);
-  }
+  });
   return out;
 }
+
+export type TreeRow = { node: TreeNode; depth: number; posInSet: number; setSize: number };
 
 export function allFilePaths(nodes: TreeNode[], out: string[] = []): string[] {
   for (const n of nodes) {
