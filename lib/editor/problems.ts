@@ -109,11 +109,20 @@ export function formatProblems(problems: readonly Problem[]): string {
 
 type Listener = () => void;
 
-/** The current problems, replaced file by file as the checker reports them. */
+/**
+ * The current problems, replaced file by file as the checker reports them.
+ *
+ * The checker reports a file at a time, thousands of them when a big repository opens: the
+ * sorted list is rebuilt only when someone reads it, and subscribers hear of a burst of file
+ * reports once (after FILE_NOTIFY_MS), not once per file — rebuilding and re-rendering per file
+ * was quadratic and held the main thread for seconds.
+ */
 export class ProblemsStore {
   private byPath = new Map<string, Problem[]>();
   private listeners = new Set<Listener>();
   private snapshot: Problem[] = [];
+  private stale = false;
+  private notifyTimer: ReturnType<typeof setTimeout> | undefined;
   private noticeList: string[] = [];
   private isChecking = false;
 
@@ -139,13 +148,14 @@ export class ProblemsStore {
     this.notify();
   }
 
-  /** The problems of one file (an empty list clears it). */
+  /** The problems of one file (an empty list clears it). Subscribers hear of it within FILE_NOTIFY_MS. */
   setFile(path: string, problems: Problem[]): void {
     const before = this.byPath.get(path);
     if (!before?.length && problems.length === 0) return;
     if (problems.length === 0) this.byPath.delete(path);
     else this.byPath.set(path, problems);
-    this.changed();
+    this.stale = true;
+    this.notifyTimer ??= setTimeout(() => this.notify(), FILE_NOTIFY_MS);
   }
 
   /** Forget every file and notice (a different workspace opened). */
@@ -153,16 +163,21 @@ export class ProblemsStore {
     this.byPath.clear();
     this.noticeList = [];
     this.isChecking = false;
-    this.changed();
+    this.stale = true;
+    this.notify();
   }
 
   /** Every problem, by file then line. The same array until the next change (safe for React's useSyncExternalStore). */
   list(): Problem[] {
+    if (this.stale) {
+      this.snapshot = groupProblems([...this.byPath.values()].flat()).flatMap((g) => g.problems);
+      this.stale = false;
+    }
     return this.snapshot;
   }
 
   counts(): ProblemCounts {
-    return countProblems(this.snapshot);
+    return countProblems(this.list());
   }
 
   subscribe(listener: Listener): () => void {
@@ -172,15 +187,15 @@ export class ProblemsStore {
     };
   }
 
-  private changed() {
-    this.snapshot = groupProblems([...this.byPath.values()].flat()).flatMap((g) => g.problems);
-    this.notify();
-  }
-
   private notify() {
+    clearTimeout(this.notifyTimer);
+    this.notifyTimer = undefined;
     for (const l of [...this.listeners]) l();
   }
 }
+
+/** How long file reports gather before subscribers hear of them. */
+export const FILE_NOTIFY_MS = 50;
 
 /** The page's one workbench publishes its problems here. */
 export const workspaceProblems = new ProblemsStore();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countProblems, formatProblems, groupProblems, problemFromMarker, ProblemsStore, type Problem } from "../../lib/editor/problems";
+import { countProblems, formatProblems, groupProblems, problemFromMarker, ProblemsStore, FILE_NOTIFY_MS, type Problem } from "../../lib/editor/problems";
 import { flattenMessage, markerFromDiagnostic } from "../../lib/editor/ts-diagnostics";
 
 const p = (path: string, line: number, severity: Problem["severity"], message = "m"): Problem => ({ path, line, column: 1, endLine: line, endColumn: 2, severity, message });
@@ -32,28 +32,51 @@ describe("problems", () => {
     );
   });
 
-  it("a store replaces problems file by file and tells its subscribers", () => {
+  it("a store replaces problems file by file and tells its subscribers of each burst once", async () => {
     const store = new ProblemsStore();
     let calls = 0;
     const off = store.subscribe(() => calls++);
+    const settle = () => new Promise((r) => setTimeout(r, FILE_NOTIFY_MS + 20));
     store.setFile("b.ts", [p("b.ts", 1, "error")]);
     store.setFile("a.ts", [p("a.ts", 1, "warning")]);
-    const before = store.list();
+    const before = store.list(); // read at once, before anyone is told
     expect(before.map((x) => x.path)).toEqual(["a.ts", "b.ts"]);
     expect(store.list()).toBe(before); // stable until a change
+    await settle();
+    expect(calls).toBe(1);
     store.setFile("b.ts", []);
     expect(store.counts()).toEqual({ errors: 0, warnings: 1, infos: 0 });
     store.setFile("c.ts", []); // nothing there before, nothing now: no change
-    expect(calls).toBe(3);
-    store.setChecking(true);
+    await settle();
+    expect(calls).toBe(2);
+    store.setChecking(true); // told at once
     expect(store.checking).toBe(true);
+    expect(calls).toBe(3);
     store.setNotices(["tsconfig.json: unknown target"]);
     expect(store.notices()).toEqual(["tsconfig.json: unknown target"]);
     store.clear();
     expect([store.list(), store.checking, store.notices()]).toEqual([[], false, []]);
+    expect(calls).toBe(5);
     off();
     store.setFile("a.ts", [p("a.ts", 1, "error")]);
-    expect(calls).toBe(6);
+    await settle();
+    expect(calls).toBe(5);
+  });
+
+  it("thousands of file reports cost one rebuild of the list per burst, not one each", async () => {
+    const store = new ProblemsStore();
+    let rebuilt = 0;
+    let last: unknown;
+    // A subscriber that reads the list on each notice, as React's useSyncExternalStore does.
+    store.subscribe(() => {
+      const list = store.list();
+      if (list !== last) rebuilt++;
+      last = list;
+    });
+    for (let i = 0; i < 3000; i++) store.setFile(`src/f${i}.ts`, [p(`src/f${i}.ts`, 1, "error"), p(`src/f${i}.ts`, 2, "warning")]);
+    await new Promise((r) => setTimeout(r, FILE_NOTIFY_MS + 20));
+    expect(rebuilt).toBe(1);
+    expect(store.counts()).toEqual({ errors: 3000, warnings: 3000, infos: 0 });
   });
 });
 
