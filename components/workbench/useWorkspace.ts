@@ -81,7 +81,9 @@ export function useWorkspace(id: string) {
     let cleanup: (() => void) | undefined;
     (async () => {
       try {
+        performance.mark("tabula:workspace-open");
         const { meta, wsfs } = await workspaceManager().open(id);
+        performance.mark("tabula:fs-ready");
         const docs = new DocumentStore(wsfs);
         const coord = createTabCoordinator({
           workspaceId: id,
@@ -91,9 +93,11 @@ export function useWorkspace(id: string) {
         });
         coordinator.current = coord;
         const role = await coord.start();
+        performance.mark("tabula:role");
         if (cancelled) return coord.stop();
         const recovery = role === "writer" ? await recoverInterruptedWrites(wsfs).catch(() => undefined) : undefined;
         const restoreRecovery = role === "writer" ? await recoverRestore(wsfs, id) : undefined;
+        performance.mark("tabula:recovered");
 
         let refreshing: Promise<void> | null = null;
         let again = false;
@@ -108,8 +112,11 @@ export function useWorkspace(id: string) {
               do {
                 again = false;
                 const tree = await readTree(wsfs);
+                performance.mark("tabula:tree-read");
                 // The tree shows at once; git's colours and branch follow when status is done.
                 if (!cancelled) setState((s) => (s ? { ...s, tree, loaded: { ...s.loaded, tree: true } } : s));
+                // Let the tree be drawn before status starts reading the whole working tree.
+                await afterPaint();
                 let decorations = new Map<string, GitDecoration>();
                 let branch: string | undefined;
                 // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
@@ -207,4 +214,15 @@ export function useWorkspace(id: string) {
 
   const value = useMemo<WorkspaceState | undefined>(() => (state ? { ...state, takeOver, refresh } : undefined), [state, takeOver, refresh]);
   return { workspace: value, error };
+}
+
+/** After the next frame is painted (or 100 ms in a hidden tab, where frames do not come). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(fallback);
+      setTimeout(resolve, 0);
+    });
+  });
 }

@@ -11,6 +11,12 @@ import type { ChangeEvent } from "../fs/journal";
 import type { WorkspaceFs } from "../fs/workspace-fs";
 import { CONFIG_FILES, DEFAULT_COMPILER_OPTIONS, loadCompilerOptions, type TsCompilerOptions } from "./ts-config";
 import { isTsSource, isTypeFile, planTypeFiles, TS_LIMITS } from "./ts-sources";
+import { timeSlicer } from "../scheduling/time-slice";
+
+/** Sources read at once when the whole workspace is (re)read. */
+const SOURCE_READ_GROUP = 64;
+
+type LoadedSource = { kind: "text"; text: string } | { kind: "too-large" } | { kind: "over-limit" } | { kind: "none" };
 
 export interface TsSink {
   /** A workspace source with its text on disk (created or changed). */
@@ -98,9 +104,10 @@ export class TsWorkspaceSync {
     this.lastSeq = this.wsfs.journal.seq;
     const all = await this.wsfs.listFiles();
     const wanted = all.filter(isTsSource);
-    for (const gone of [...this.sources]) if (!wanted.includes(gone)) this.drop(gone);
+    const wantedSet = new Set(wanted);
+    for (const gone of [...this.sources]) if (!wantedSet.has(gone)) this.drop(gone);
     this.limitNotes.sources = 0;
-    for (const path of wanted) await this.readSource(path);
+    await this.readSources(wanted);
     await this.readConfig();
     if (this.typesLoaded) await this.readTypes(all);
     this.note();
@@ -140,27 +147,56 @@ export class TsWorkspaceSync {
     this.sink.removeSource(path);
   }
 
+  /**
+   * Many sources: read SOURCE_READ_GROUP at a time (the workspace's store answers waiting reads
+   * in one transaction: a 3,000-file project is read in dozens of round trips, not thousands)
+   * and fed in order, giving the page a turn between files so that opening a big project does
+   * not freeze the editor.
+   */
+  private async readSources(paths: string[]): Promise<void> {
+    const slicer = timeSlicer();
+    for (let i = 0; i < paths.length && !this.stopped; i += SOURCE_READ_GROUP) {
+      const group = paths.slice(i, i + SOURCE_READ_GROUP);
+      const loaded = await Promise.all(group.map((p) => this.loadSource(p)));
+      for (let k = 0; k < group.length && !this.stopped; k++) {
+        this.takeSource(group[k]!, loaded[k]!);
+        await slicer.maybeYield();
+      }
+    }
+  }
+
   private async readSource(path: string): Promise<void> {
+    this.takeSource(path, await this.loadSource(path));
+  }
+
+  private async loadSource(path: string): Promise<LoadedSource> {
     const limits = this.opts.limits ?? TS_LIMITS;
-    if (!this.sources.has(path) && this.sources.size >= limits.maxSources) {
+    if (!this.sources.has(path) && this.sources.size >= limits.maxSources) return { kind: "over-limit" };
+    const st = await this.wsfs.stat(path);
+    if (!st || st.type !== "file") return { kind: "none" };
+    if (st.size > limits.maxSourceBytes) return { kind: "too-large" };
+    try {
+      return { kind: "text", text: await this.wsfs.readText(path) };
+    } catch {
+      return { kind: "none" }; // vanished, or hidden from this view
+    }
+  }
+
+  private takeSource(path: string, loaded: LoadedSource): void {
+    const limits = this.opts.limits ?? TS_LIMITS;
+    // The limit is checked again here: sources read together were all under it when read.
+    if (loaded.kind === "over-limit" || (loaded.kind === "text" && !this.sources.has(path) && this.sources.size >= limits.maxSources)) {
       this.limitNotes.sources++;
       return;
     }
-    const st = await this.wsfs.stat(path);
-    if (!st || st.type !== "file") return;
-    if (st.size > limits.maxSourceBytes) {
+    if (loaded.kind === "too-large") {
       if (this.sources.has(path)) this.drop(path);
       this.limitNotes.sources++;
       return;
     }
-    let text: string;
-    try {
-      text = await this.wsfs.readText(path);
-    } catch {
-      return; // vanished, or hidden from this view
-    }
+    if (loaded.kind !== "text") return;
     this.sources.add(path);
-    this.sink.setSource(path, text);
+    this.sink.setSource(path, loaded.text);
   }
 
   private async readConfig(): Promise<void> {

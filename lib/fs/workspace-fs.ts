@@ -18,6 +18,7 @@ import {
 import { DEFAULT_CACHE_BYTES, ReadCache } from "./read-cache";
 import { HiddenPathError, hiddenRuleOf, hidingIsoFs, type HiddenPaths } from "./hidden-view";
 import { codedError, isNotFound, type IsoFs, type IsoFsStat } from "./types";
+import { listDirOf } from "./listing";
 
 export type EntryType = "file" | "dir" | "symlink";
 export type WorkspaceStat = { type: EntryType; size: number; mtimeMs: number; mode: number };
@@ -124,13 +125,17 @@ export class WorkspaceFs {
    * same on every machine). Lists everything, `.git` included. */
   async readdir(path: string): Promise<DirEntry[]> {
     const abs = this.absOf(this.toRel(path));
-    const names = await this.fs.promises.readdir(abs);
-    const entries = await Promise.all(
-      names.map(async (name): Promise<DirEntry | null> => {
-        const st = await this.lstatAbs(joinAbs(abs, name));
-        return st ? { name, type: typeOf(st) } : null; // vanished while listing
-      }),
-    );
+    // A file system holding its tree in memory answers names and stats in one call (a walk of a
+    // 10k-file tree: one lookup per folder instead of one per entry).
+    const listing = await listDirOf(this.fs)?.(abs);
+    const entries = listing
+      ? listing.names.map((name, i) => (listing.stats[i] ? { name, type: typeOf(listing.stats[i]!) } : null))
+      : await Promise.all(
+          (await this.fs.promises.readdir(abs)).map(async (name): Promise<DirEntry | null> => {
+            const st = await this.lstatAbs(joinAbs(abs, name));
+            return st ? { name, type: typeOf(st) } : null; // vanished while listing
+          }),
+        );
     return entries
       .filter((e): e is DirEntry => e !== null)
       .sort((a, b) => (a.type === "dir") === (b.type === "dir") ? compareStrings(a.name, b.name) : a.type === "dir" ? -1 : 1);
@@ -145,17 +150,14 @@ export class WorkspaceFs {
     if (!st.isDirectory()) return [root];
     const out: string[] = [];
     const walk = async (relDir: string): Promise<void> => {
-      const names = await this.fs.promises.readdir(this.absOf(relDir));
-      await Promise.all(
-        names.map(async (name) => {
-          if (!includeGit && name.toLowerCase() === ".git") return;
-          const child = relDir === "" ? name : relDir + "/" + name;
-          const cst = await this.lstatAbs(this.absOf(child));
-          if (!cst) return;
-          if (cst.isDirectory()) await walk(child);
-          else out.push(child);
-        }),
-      );
+      const subdirs: Promise<void>[] = [];
+      for (const { name, type } of await this.readdir(relDir)) {
+        if (!includeGit && name.toLowerCase() === ".git") continue;
+        const child = relDir === "" ? name : relDir + "/" + name;
+        if (type === "dir") subdirs.push(walk(child));
+        else out.push(child);
+      }
+      await Promise.all(subdirs);
     };
     await walk(root);
     return out.sort(compareStrings);

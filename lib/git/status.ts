@@ -9,6 +9,7 @@
  * (statusMatrix compares blob ids only, native git also reports a changed executable bit).
  */
 import git, { type WalkerEntry } from "isomorphic-git";
+import { timeSlicer } from "../scheduling/time-slice";
 import { IgnoreRules } from "./ignore";
 import { hasUnmergedEntries } from "./merge-index";
 import { compareStrings, gitArgs, repoPath, type GitRepo } from "./types";
@@ -58,12 +59,15 @@ async function walkStatus(repo: GitRepo, opts: WalkOptions = {}): Promise<WalkRe
   const filemode = (await git.getConfig({ ...args, path: "core.filemode" }).catch(() => undefined)) !== false;
   const bases = (opts.filepaths ?? []).map(repoPath);
   const ignored: string[] = [];
+  // The page keeps rendering and taking input while a big tree is walked.
+  const slicer = timeSlicer();
   // isomorphic-git's stat-cache refresh would write a stage-0 entry over a conflicted path.
   const refresh = (opts.refresh ?? !repo.readOnly) && !(await hasUnmergedEntries(repo.fs, `${repo.dir === "/" ? "" : repo.dir}/.git`));
   const rows = (await git.walk({
     ...args,
     trees: [git.TREE({ ref: "HEAD" }), git.WORKDIR({ refresh }), git.STAGE()],
     map: async (filepath: string, [head, work, stage]: (WalkerEntry | null)[]) => {
+      await slicer.maybeYield();
       if (filepath === ".") return undefined;
       if (filepath === ".git" || filepath.endsWith("/.git")) return null;
       if (bases.length > 0 && !bases.some((b) => worthWalking(filepath, b))) return null;
