@@ -86,35 +86,7 @@ export async function run({ browser, baseURL }) {
 
 /** Enter to the next prompt drawn: from the key event to the DOM mutation that shows the prompt, timed in the page. */
 export async function terminalRoundTrip(page, wsUrl) {
-  await page.goto(wsUrl);
-  await page.locator('[role="treeitem"]').first().waitFor();
-  await page.locator("body").click();
-  await page.keyboard.press("Control+`");
-  const term = page.getByTestId("terminal");
-  await term.locator(".xterm-rows").waitFor();
-  await term.click();
-  const countPrompts = `() => [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /~[^$]*\\$(\\s|$)/.test((d.textContent ?? "").replace(/\\u00a0/g, " "))).length`;
-  await page.waitForFunction(`(${countPrompts})() >= 1`);
-  const once = async (line) => {
-    await page.keyboard.press("Control+l");
-    await page.waitForFunction(`(${countPrompts})() === 1`);
-    if (line) await page.keyboard.type(line);
-    await page.evaluate((src) => {
-      const count = new Function(`return (${src})()`);
-      const rt = (window.__roundTrip = {});
-      document.addEventListener("keydown", (e) => e.key === "Enter" && (rt.t0 = performance.now()), { capture: true, once: true });
-      const mo = new MutationObserver(() => {
-        if (rt.t0 !== undefined && count() === 2) {
-          rt.t1 = performance.now();
-          mo.disconnect();
-        }
-      });
-      mo.observe(document.querySelector('[data-testid="terminal"] .xterm-rows'), { childList: true, subtree: true, characterData: true });
-    }, countPrompts);
-    await page.keyboard.press("Enter");
-    await page.waitForFunction(() => window.__roundTrip.t1 !== undefined);
-    return page.evaluate(() => Math.round((window.__roundTrip.t1 - window.__roundTrip.t0) * 10) / 10);
-  };
+  const once = await terminalCommandTimer(page, wsUrl);
   const empty = [];
   const echo = [];
   for (let i = 0; i < 9; i++) empty.push(await once(""));
@@ -132,5 +104,41 @@ export async function terminalRoundTrip(page, wsUrl) {
     terminalEchoRunsMs: echo,
     terminalTargetMs: 50,
     nativeBashEchoMs: +median(native).toFixed(1),
+  };
+}
+
+/**
+ * Opens the workspace's terminal and returns `time(line)`: types the line, then times Enter to the
+ * next prompt drawn (key event → the DOM mutation that shows it), in the page.
+ */
+export async function terminalCommandTimer(page, wsUrl) {
+  await page.goto(wsUrl);
+  await page.locator('[role="treeitem"]').first().waitFor({ timeout: 60_000 });
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  const term = page.getByTestId("terminal");
+  await term.locator(".xterm-rows").waitFor();
+  await term.click();
+  const countPrompts = `() => [...document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div')].filter((d) => /~[^$]*\\$(\\s|$)/.test((d.textContent ?? "").replace(/\\u00a0/g, " "))).length`;
+  await page.waitForFunction(`(${countPrompts})() >= 1`);
+  return async (line) => {
+    await page.keyboard.press("Control+l");
+    await page.waitForFunction(`(${countPrompts})() === 1`);
+    if (line) await page.keyboard.type(line);
+    await page.evaluate((src) => {
+      const count = new Function(`return (${src})()`);
+      const rt = (window.__roundTrip = {});
+      document.addEventListener("keydown", (e) => e.key === "Enter" && (rt.t0 = performance.now()), { capture: true, once: true });
+      const mo = new MutationObserver(() => {
+        if (rt.t0 !== undefined && count() === 2) {
+          rt.t1 = performance.now();
+          mo.disconnect();
+        }
+      });
+      mo.observe(document.querySelector('[data-testid="terminal"] .xterm-rows'), { childList: true, subtree: true, characterData: true });
+    }, countPrompts);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => window.__roundTrip.t1 !== undefined, undefined, { timeout: 120_000 });
+    return page.evaluate(() => Math.round((window.__roundTrip.t1 - window.__roundTrip.t0) * 10) / 10);
   };
 }

@@ -1,0 +1,80 @@
+import { test, expect, treeItem } from "./fixtures";
+import { zipSync, strToU8 } from "fflate";
+import fs from "node:fs";
+import type { Page } from "@playwright/test";
+// The benchmark's generator of a real repository's shape: ~10k files in ~3.5k folders, nested .gitignores.
+import { realShape } from "../bench/checkpoints/real-shape-plan.mjs";
+
+// A repository of this size takes a while to import on a loaded machine.
+test.describe.configure({ timeout: 240_000 });
+
+const shape = realShape({ files: 10_000, dirs: 3_500 });
+// One word that only three files hold, early, in the middle and last in path order.
+const sortedPaths = shape.files.map((f) => f.path).sort();
+const needles = [sortedPaths[3]!, sortedPaths[Math.floor(sortedPaths.length / 2)]!, sortedPaths[sortedPaths.length - 1]!];
+
+async function importBigRepo(page: Page, zipPath: string) {
+  const entries: Record<string, Uint8Array> = {};
+  for (const f of [...shape.files, ...shape.ignored]) {
+    // The needle is in an ignored folder too, where find in files must not look.
+    const needle = needles.includes(f.path) || f.path === "node_modules/pkg/index.js";
+    entries[`big/${f.path}`] = strToU8(needle ? `${f.data}\nconst zebrafinch = 1;\n` : f.data);
+  }
+  fs.writeFileSync(zipPath, zipSync(entries, { level: 0 }));
+  await page.goto("/");
+  await page.getByTestId("import-zip-input").setInputFiles(zipPath);
+  await page.waitForURL(/\/w\//, { timeout: 180_000 });
+  await expect(page.getByTestId("workspace-name")).toHaveText("big");
+  await expect(page.getByRole("tree", { name: "Files" }).getByRole("treeitem").first()).toBeVisible({ timeout: 60_000 });
+}
+
+test("a 10,000-file repository: the tree keeps a bounded number of rows in the page, and find in files streams its results", async ({ page }, info) => {
+  await importBigRepo(page, info.outputPath("big.zip"));
+  const tree = page.getByRole("tree", { name: "Files" });
+  const rows = tree.getByRole("treeitem");
+
+  // Open many folders from the keyboard: Right opens a folder (or steps into an open one), Down moves on.
+  await rows.first().click();
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+  }
+  // Hundreds of lines are open in the tree; the page holds a screenful of them.
+  const lineCount = await tree.evaluate((el) => Math.round(el.scrollHeight / 24));
+  expect(lineCount).toBeGreaterThan(200);
+  expect(await rows.count()).toBeLessThan(80);
+
+  // End goes to the last line: it is in the page, selected and visible; still a bounded set of rows.
+  await page.keyboard.press("End");
+  const last = tree.locator('[role="treeitem"][aria-selected="true"]');
+  await expect(last).toBeInViewport();
+  expect(await rows.count()).toBeLessThan(80);
+  // Rows say where they sit among their siblings, since most of their siblings are not in the page.
+  await expect(last).toHaveAttribute("aria-posinset", /^\d+$/);
+  // Scrolling back to the top shows the first rows again.
+  await page.keyboard.press("Home");
+  await expect(rows.first()).toBeInViewport();
+  expect(await rows.count()).toBeLessThan(80);
+
+  // Find in files: the first results show while the rest of the repository is still being read.
+  await page.locator("body").click();
+  await page.keyboard.press("Control+Shift+F");
+  const summary = page.getByTestId("search-summary");
+  await summary.or(page.getByLabel("Search in files")).first().waitFor();
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seenSummaries: string[] }).seenSummaries = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="search-summary"]')?.textContent;
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByLabel("Search in files").fill("zebrafinch");
+  await expect(summary).toHaveText("3 results in 3 files", { timeout: 60_000 });
+  const seen = await page.evaluate(() => (window as unknown as { seenSummaries: string[] }).seenSummaries);
+  // Before the end it said both how far it was and what it had found so far.
+  expect(seen.some((s) => /^Searching… [\d,]+ (of [\d,]+ )?files · [12] results? in [12] files?$/.test(s)), seen.join(" | ")).toBe(true);
+  const results = page.getByRole("list", { name: "Search results" });
+  for (const path of needles) await expect(results.getByText(path, { exact: true })).toBeVisible();
+  await expect(results.getByText("node_modules/pkg/index.js")).toHaveCount(0);
+});
