@@ -279,11 +279,17 @@ export default function TerminalView(props: {
     };
   }, []);
 
+  const shownOnce = useRef(false);
   useEffect(() => {
-    if (props.active) {
-      fitRef.current?.fit();
-      termRef.current?.focus();
-    }
+    if (!props.active) return;
+    fitRef.current?.fit();
+    const first = !shownOnce.current;
+    shownOnce.current = true;
+    // A terminal takes the focus when it opens — unless a dialog (the command palette, a picker)
+    // was opened while its code was still loading: the keys typed there must stay there.
+    const active = document.activeElement;
+    if (first && active && !hostRef.current?.contains(active) && active.closest('[role="dialog"]')) return;
+    termRef.current?.focus();
   }, [props.active]);
 
   return <div ref={hostRef} className="terminal-host" data-testid="terminal" aria-label={props.label} style={{ display: props.active ? "block" : "none" }} />;
