@@ -9,7 +9,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PythonJob } from "../../lib/runtimes/python/protocol";
+import type { PythonJob, WorkerInbound } from "../../lib/runtimes/python/protocol";
 import type { PythonRuntime } from "../../lib/runtimes/python/runtime";
 import { workerPythonRuntime, type WorkerLike } from "../../lib/runtimes/python/worker-runtime";
 import { PYODIDE_INDEX } from "./pyodide-node";
@@ -45,16 +45,25 @@ afterAll(async () => {
 });
 
 /** A worker thread started as the program sandbox starts one: its `host` message first, with an interrupt cell or none. */
-function nodeWorker(interruptible: boolean): WorkerLike {
+function nodeWorker(interruptible: boolean, afterPost?: (m: WorkerInbound) => void): WorkerLike {
   const w = new Worker(bundle, { execArgv: [] });
   workers.push(w);
-  const cell = interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  const cell = interruptible ? new Int32Array(new SharedArrayBuffer(8)) : null;
   const like: WorkerLike = {
-    postMessage: (m, t) => w.postMessage(m, t as never),
+    postMessage: (m, t) => {
+      w.postMessage(m, t as never);
+      afterPost?.(m);
+    },
     terminate: () => void w.terminate(),
     onmessage: null,
     onerror: null,
-    signal: cell ? (value) => Atomics.store(cell, 0, value) : undefined,
+    // As the sandbox's iframe does: the run first, then the signal.
+    signal: cell
+      ? (value, runId) => {
+          Atomics.store(cell, 1, runId);
+          Atomics.store(cell, 0, value);
+        }
+      : undefined,
   };
   w.on("message", (data) => like.onmessage?.({ data }));
   w.on("error", (e) => like.onerror?.({ message: e.message }));
@@ -112,6 +121,25 @@ describe("the Python worker", () => {
     expect(r.changes.written.map((f) => f.path)).toEqual(["partial.txt"]);
     // The same interpreter goes on.
     expect(await runCollect(rt, "print('again')")).toMatchObject({ exitCode: 0, stdout: "again\n" });
+  }, WORKER_TEST_MS);
+
+  it("a Ctrl-C pressed as the run is posted, before the worker starts it, still raises KeyboardInterrupt, and the next run goes on", async () => {
+    let ctl = new AbortController();
+    let abortOnRun = false;
+    const rt = workerPythonRuntime({
+      createWorker: () => nodeWorker(true, (m) => m.type === "run" && abortOnRun && ctl.abort()),
+      indexURL: PYODIDE_INDEX,
+      graceMs: 60_000,
+    });
+    expect(await runCollect(rt, "print('warm')")).toMatchObject({ exitCode: 0 });
+    abortOnRun = true;
+    const r = await runCollect(rt, "while True: pass", ctl.signal);
+    expect(r).toMatchObject({ exitCode: 130, stopped: "interrupted" });
+    expect(r.stderr).toContain("KeyboardInterrupt");
+    // Nothing left of that signal stops the next run.
+    abortOnRun = false;
+    ctl = new AbortController();
+    expect(await runCollect(rt, "print('next')", ctl.signal)).toMatchObject({ exitCode: 0, stdout: "next\n" });
   }, WORKER_TEST_MS);
 
   it("without an interrupt buffer: Ctrl-C ends the worker, and the next run starts a fresh interpreter", async () => {

@@ -7,6 +7,7 @@
  */
 import { runNodeJob, type EngineHost } from "./engine";
 import type { NodeWorkerInbound, NodeWorkerOutbound } from "./protocol";
+import { uniqueBuffers } from "../transfer";
 
 type Scope = {
   postMessage(m: NodeWorkerOutbound, transfer?: Transferable[]): void;
@@ -50,8 +51,21 @@ const host: EngineHost = {
         g.global = globalThis;
       }
     : undefined,
-  fetch: realFetch,
+  fetch: inBrowserWorker && realFetch ? sandboxedFetch(realFetch) : realFetch,
 };
+
+/**
+ * In the app a browser worker always runs in the program sandbox, whose policy allows no
+ * connection at all: a refused fetch says that, instead of the platform's bare "Failed to fetch".
+ */
+function sandboxedFetch(fetchFn: typeof fetch): typeof fetch {
+  return (input, init) =>
+    fetchFn(input, init).catch((err: unknown) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : (input as Request).url;
+      if (!(err instanceof TypeError)) throw err;
+      throw new TypeError(`fetch ${url}: programs run in the tab have no network access (${err.message}). Read the data from a file in the workspace instead.`, { cause: err });
+    });
+}
 
 let busy = false;
 scope.onmessage = (e) => {
@@ -65,9 +79,3 @@ scope.onmessage = (e) => {
   );
 };
 scope.postMessage({ type: "ready" });
-
-/** A buffer can be transferred once: files sharing one (subarrays) are copied instead. */
-function uniqueBuffers(): (b: ArrayBuffer) => boolean {
-  const seen = new Set<ArrayBuffer>();
-  return (b) => (seen.has(b) ? false : (seen.add(b), true));
-}

@@ -87,9 +87,17 @@ export class PythonEngine {
         extraPath.destroy?.();
       }
     } catch (err) {
-      // The driver catches everything the program raises; this is the interpreter itself failing.
-      sink("stderr", new TextEncoder().encode(`python3: ${(err as Error).message}\n`));
-      exitCode = 1;
+      const message = (err as Error).message ?? String(err);
+      if (/\bKeyboardInterrupt\b/.test(message.trim().split("\n").pop() ?? "")) {
+        // Ctrl-C landed while the driver was still setting the run up (pressed as it was posted):
+        // the program did not start, and it ends as an interrupted one does.
+        sink("stderr", new TextEncoder().encode("KeyboardInterrupt\n"));
+        exitCode = 130;
+      } else {
+        // The driver catches everything the program raises; this is the interpreter itself failing.
+        sink("stderr", new TextEncoder().encode(`python3: ${message}\n`));
+        exitCode = 1;
+      }
     } finally {
       this.sink = null;
     }

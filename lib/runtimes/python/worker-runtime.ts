@@ -18,8 +18,11 @@ export type WorkerLike = {
   terminate(): void;
   onmessage: ((e: { data: WorkerOutbound }) => void) | null;
   onerror: ((e: { message?: string }) => void) | null;
-  /** Set the interrupt cell the worker was handed (its `host` message); absent: it has none. */
-  signal?(value: number): void;
+  /**
+   * Set the interrupt cell the worker was handed (its `host` message) for run `runId`: slot 0
+   * the signal, slot 1 the run it is for. Absent: it has none.
+   */
+  signal?(value: number, runId: number): void;
 };
 
 export type WorkerPythonRuntimeOptions = {
@@ -119,7 +122,7 @@ export function workerPythonRuntime(opts: WorkerPythonRuntimeOptions): PythonRun
       const onAbort = () => {
         if (!l.interruptible) return kill();
         interrupted = true;
-        l.worker.signal?.(SIGINT);
+        l.worker.signal?.(SIGINT, id);
         grace = setTimeout(kill, graceMs);
       };
       l.onMessage = (m) => {

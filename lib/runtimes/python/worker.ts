@@ -12,6 +12,7 @@
 import { loadPyodide } from "pyodide";
 import { PythonEngine, type PyodideLike } from "./engine";
 import type { WorkerInbound, WorkerOutbound } from "./protocol";
+import { uniqueBuffers } from "../transfer";
 
 type Scope = { postMessage(m: WorkerOutbound, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<WorkerInbound>) => void) | null };
 const scope = self as unknown as Scope;
@@ -80,11 +81,12 @@ scope.onmessage = async (e) => {
   if (m.type === "run") {
     if (!engine) return scope.postMessage({ type: "failed", id: m.id, message: "Python is not loaded" });
     try {
-      // A Ctrl-C meant for the previous program must not stop this one.
-      if (interrupt) Atomics.store(interrupt, 0, 0);
+      // A Ctrl-C meant for the previous program must not stop this one; one sent for this run
+      // before it started (the page signals as soon as the run is posted) must.
+      if (interrupt && (interrupt.length < 2 || Atomics.load(interrupt, 1) !== m.id)) Atomics.store(interrupt, 0, 0);
       const result = engine.execute(m.job, (stream, data) => scope.postMessage({ type: "out", id: m.id, stream, data }, [data.buffer as ArrayBuffer]));
       if (interrupt) Atomics.store(interrupt, 0, 0);
-      scope.postMessage({ type: "done", id: m.id, result }, result.changes.written.map((f) => f.data.buffer as ArrayBuffer));
+      scope.postMessage({ type: "done", id: m.id, result }, result.changes.written.map((f) => f.data.buffer as ArrayBuffer).filter(uniqueBuffers()));
     } catch (err) {
       scope.postMessage({ type: "failed", id: m.id, message: (err as Error).message ?? String(err) });
     }

@@ -61,7 +61,7 @@ const BOOTSTRAP = `addEventListener("message", function start(e) {
     var w;
     try { w = new Worker(script, { name: name }); }
     catch (err) { return fail("the program worker could not start: " + (err && err.message)); }
-    var cell = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    var cell = self.crossOriginIsolated && typeof SharedArrayBuffer === "function" ? new Int32Array(new SharedArrayBuffer(8)) : null;
     w.postMessage({ type: "host", interrupt: cell ? cell.buffer : null });
     w.onmessage = function (ev) { port.postMessage(ev.data, moved(ev.data)); };
     w.onerror = function (ev) { ev.preventDefault(); fail(ev.message || "the program worker failed"); };
@@ -72,7 +72,7 @@ const BOOTSTRAP = `addEventListener("message", function start(e) {
     var m = ev.data || {};
     var x = live.get(m.id);
     if (m.type === "spawn" && ev.ports[0] && !x) spawn(m.id, ev.ports[0]);
-    else if (m.type === "signal" && x && x.cell && typeof m.value === "number") Atomics.store(x.cell, 0, m.value);
+    else if (m.type === "signal" && x && x.cell && typeof m.value === "number") { if (typeof m.runId === "number") Atomics.store(x.cell, 1, m.runId); Atomics.store(x.cell, 0, m.value); }
     else if (m.type === "end" && x) { x.worker.terminate(); x.port.close(); live.delete(m.id); }
   };
 });`;
@@ -100,8 +100,11 @@ export type SandboxedWorker<In, Out> = {
   terminate(): void;
   onmessage: ((e: { data: Out }) => void) | null;
   onerror: ((e: { message?: string }) => void) | null;
-  /** Set the interrupt cell the worker was given (a no-op where the sandbox has none). */
-  signal(value: number): void;
+  /**
+   * Set the interrupt cell the worker was given (a no-op where the sandbox has none), for the run
+   * `runId` (the cell's second slot), so that a run just starting keeps a signal meant for it.
+   */
+  signal(value: number, runId?: number): void;
 };
 
 export type ProgramSandboxOptions = {
@@ -190,8 +193,8 @@ export function programSandbox(opts: ProgramSandboxOptions): ProgramSandbox {
       },
       onmessage: null,
       onerror: null,
-      signal: (value) => {
-        if (!ended) f.control.postMessage({ type: "signal", id, value });
+      signal: (value, runId) => {
+        if (!ended) f.control.postMessage({ type: "signal", id, value, runId });
       },
     };
     data.port1.onmessage = (e) => {
