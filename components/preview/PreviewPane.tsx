@@ -45,13 +45,11 @@ export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; c
 
   useEffect(() => {
     if (origin === null) {
+      // No preview origin: the pane says so, and the agent's preview tool is refused with the reason.
+      setStatus({ kind: "unavailable", message: "This server does not serve previews: start Tabula with npm start (it serves the preview on a second port), or set TABULA_PREVIEW_ORIGIN." });
       controller.attach({ capture: async () => Promise.reject(new Error("this server does not serve previews")) });
       return () => controller.attach(null);
     }
-  }, [origin, controller]);
-
-  useEffect(() => {
-    if (origin === null) setStatus({ kind: "unavailable", message: "This server does not serve previews: start Tabula with npm start (it serves the preview on a second port), or set TABULA_PREVIEW_ORIGIN." });
     if (!origin) return;
     const source = { readFile: (p: string) => (controller.source ?? ws.wsfs).readFile(p), stat: (p: string) => (controller.source ?? ws.wsfs).stat(p) };
     const link = new PreviewLink(source, {
