@@ -12,12 +12,13 @@ export interface FindOptions extends PatternOptions {
   skipDir?: (path: string) => boolean;
   signal?: AbortSignal;
   /**
-   * The results so far, as they are found (in path order), after each group of files read: a
+   * The results so far, as they are found (in the explorer's order), after each group of files read: a
    * long search shows its first results at once (the caller decides how often to redraw). The
    * object passed is the one being filled: copy what you keep.
    */
   onProgress?: (partial: FindResult) => void;
 }
+
 export interface FindMatch {
   path: string;
   /** 1-based line and column, as Monaco counts them. */
@@ -41,9 +42,9 @@ export interface FindResult {
 }
 
 /**
- * Search every text file of the workspace line by line, in the explorer's order (binary files are skipped). The pattern
- * runs on a linear-time engine, so no query can hang the page; an unsupported or invalid one
- * throws a PatternError whose message says what to write instead.
+ * Search every text file of the workspace line by line, in the explorer's order (binary files
+ * are skipped). The pattern runs on a linear-time engine, so no query can hang the page; an
+ * unsupported or invalid one throws a PatternError whose message says what to write instead.
  */
 export async function findInFiles(wsfs: WorkspaceFs, query: string, opts: FindOptions = {}): Promise<FindResult> {
   const max = opts.maxResults ?? 2000;
