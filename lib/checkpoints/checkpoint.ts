@@ -197,9 +197,8 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
         encodeCommit({ tree: scan.tree, parents: head ? [head] : [], author: ident(createdAt), committer: ident(createdAt), message }),
       );
       tp = tracePhase("checkpoint.commitObject", tp);
-      await writer.flush();
-      tp = tracePhase("checkpoint.flushObjects", tp);
-      await engine.refs.write(ref, oid);
+      await engine.refs.writeAfter(writer, ref, oid);
+      tp = tracePhase("checkpoint.objectsAndRef", tp);
       // Nothing changed (the commit is the only new object, loose, and a new ref): no other
       // engine's cache can have become wrong — refs are read by stat, known directories and
       // objects only grew — so the generation write is skipped (one of a no-change
@@ -207,7 +206,7 @@ export async function createCheckpoint(ws: Workspace, opts: CreateOptions): Prom
       // checkpoint of a repository without a token (a clone whose objects native git already
       // wrote): with no token, every later operation would take the caches for stale and walk.
       if (writer.stats.objectsWritten > 1 || writer.stats.packsWritten > 0 || !engine.hasGeneration) await engine.bumpGeneration().catch(() => undefined);
-      tp = tracePhase("checkpoint.ref", tp);
+      tp = tracePhase("checkpoint.generation", tp);
       // The cache file must never be readable before the objects it names: persist writes it
       // so that it becomes visible no earlier than they do (writeAfterEarlierFiles), with no
       // flush of lightning-fs's whole file tree first.

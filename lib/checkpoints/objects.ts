@@ -522,6 +522,46 @@ export class ObjectWriter {
     return oid;
   }
 
+  /**
+   * Flush, and store `files` (e.g. the ref naming a new commit; their directories exist) in
+   * the same storage transaction as the objects when the fs can (lightning-fs's `writeFiles`)
+   * and everything pending goes loose: then a file is never stored without the objects, and a
+   * checkpoint with nothing new pays one IndexedDB commit instead of two. Returns false when
+   * it only flushed: the caller writes `files` itself, after. A directory found gone behind
+   * the caches is forgotten and the ordinary way taken; any other failure is thrown with the
+   * objects still pending.
+   */
+  async flushWith(files: readonly { path: string; data: Uint8Array }[]): Promise<boolean> {
+    const writeFiles = this.store.fs.promises.writeFiles;
+    const items = [...this.pending.values()];
+    if (!writeFiles || items.length > LOOSE_MAX) {
+      await this.flush();
+      return false;
+    }
+    const loose = items.map((it) => {
+      const wrapped = wrapObject(it.type, it.content);
+      return { it, path: this.store.loosePath(it.oid), data: zlibSync(wrapped, deflateOptions(wrapped.length)) };
+    });
+    const dirs = new Set(loose.map((l) => l.path.slice(0, l.path.lastIndexOf("/"))));
+    try {
+      for (const dir of dirs) await mkdirp(this.store.fs, dir, this.store.knownDirs);
+      await writeFiles.call(this.store.fs.promises, [...loose.map(({ path, data }) => ({ path, data })), ...files]);
+    } catch (err) {
+      if (!isNotFound(err) && errCode(err) !== "ENOTDIR") throw err;
+      for (const dir of dirs) this.store.knownDirs.delete(dir);
+      await this.flush();
+      return false;
+    }
+    this.pending = new Map();
+    this.pendingBytes = 0;
+    for (const l of loose) {
+      this.stats.bytesWritten += l.data.length;
+      this.written.add(l.it.oid);
+    }
+    this.stats.objectsWritten += loose.length;
+    return true;
+  }
+
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const items = [...this.pending.values()];

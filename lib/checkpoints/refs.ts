@@ -4,7 +4,8 @@
  * Writes go through temp+rename (atomicWrite) like git's lock files.
  */
 import type { IsoFs } from "../fs/types";
-import { atomicWrite, CheckpointError, fromUtf8, joinAbs, lstatOrNull, OID_RE, readdirOrEmpty, readOrNull, unlinkIfExists } from "./util";
+import type { ObjectWriter } from "./objects";
+import { atomicWrite, CheckpointError, fromUtf8, joinAbs, lstatOrNull, mkdirp, OID_RE, readdirOrEmpty, readOrNull, unlinkIfExists, utf8 } from "./util";
 import { RACY_MARGIN_MS } from "../fs/racy-margin";
 
 type Cached = { key: string; text: string | null };
@@ -72,6 +73,24 @@ export class RefStore {
     assertRefName(name);
     await atomicWrite(this.fs, joinAbs(this.gitdir, name), oid + "\n", this.knownDirs);
     this.cache.delete(name);
+  }
+
+  /**
+   * Write ref `name` after `writer`'s pending objects, which it may name: never stored before
+   * them (in their storage transaction where the fs can, else after their flush).
+   */
+  async writeAfter(writer: ObjectWriter, name: string, oid: string): Promise<void> {
+    assertRefName(name);
+    if (this.fs.promises.writeFiles) {
+      const abs = joinAbs(this.gitdir, name);
+      await mkdirp(this.fs, abs.slice(0, abs.lastIndexOf("/")), this.knownDirs);
+      if (await writer.flushWith([{ path: abs, data: utf8(oid + "\n") }])) {
+        this.cache.delete(name);
+        return;
+      }
+      this.knownDirs.clear(); // a directory went behind the cache: atomicWrite makes it again
+    } else await writer.flush();
+    await this.write(name, oid);
   }
 
   /** Delete a ref, loose and packed. */

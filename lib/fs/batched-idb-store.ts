@@ -24,6 +24,7 @@ type Key = IDBValidKey;
 type Op =
   | { kind: "get"; key: Key; resolve(value: unknown): void; reject(error: unknown): void }
   | { kind: "put"; key: Key; value: unknown; bytes: number; resolve(value: unknown): void; reject(error: unknown): void }
+  | { kind: "putMany"; entries: [Key, unknown][]; bytes: number; resolve(value: unknown): void; reject(error: unknown): void }
   | { kind: "delete"; key: Key; resolve(value: unknown): void; reject(error: unknown): void }
   | { kind: "clear"; resolve(value: unknown): void; reject(error: unknown): void };
 
@@ -71,6 +72,17 @@ export class BatchedIdbStore {
 
   writeFile(inode: number, data: Uint8Array): Promise<void> {
     return this.enqueue({ kind: "put", key: inode, value: data, bytes: data?.byteLength ?? 0 }) as Promise<void>;
+  }
+
+  /**
+   * Several files' bytes stored together: one transaction holds them all, so either every one
+   * is stored or none is (a failed shared transaction retries this group as one). A writer
+   * whose second file must never be stored without its first (an object and the ref naming
+   * it) pays one commit instead of two.
+   */
+  writeFiles(files: readonly [inode: number, data: Uint8Array][]): Promise<void> {
+    const bytes = files.reduce((sum, [, data]) => sum + (data?.byteLength ?? 0), 0);
+    return this.enqueue({ kind: "putMany", entries: files.map(([inode, data]) => [inode, data]), bytes }) as Promise<void>;
   }
 
   unlink(inode: number): Promise<void> {
@@ -123,7 +135,7 @@ export class BatchedIdbStore {
     let n = 0;
     while (n < this.queue.length && n < this.limits.maxOps) {
       const op = this.queue[n]!;
-      const size = op.kind === "put" ? op.bytes : 0;
+      const size = op.kind === "put" || op.kind === "putMany" ? op.bytes : 0;
       if (n > 0 && bytes + size > this.limits.maxBytes) break;
       bytes += size;
       n++;
@@ -195,7 +207,16 @@ export class BatchedIdbStore {
           const req = store.get(op.key);
           req.onsuccess = () => (results[i] = req.result);
         } else if (op.kind === "put") store.put(op.value, op.key);
-        else if (op.kind === "delete") store.delete(op.key);
+        else if (op.kind === "putMany") {
+          try {
+            for (const [key, value] of op.entries) store.put(value, key);
+          } catch (error) {
+            // Some of the group is queued and the rest cannot be: none of it may commit. The
+            // shared transaction goes, and each operation is retried alone (this one fails).
+            tx.abort();
+            throw error;
+          }
+        } else if (op.kind === "delete") store.delete(op.key);
         else store.clear();
       } catch (error) {
         // Thrown before it was queued (a value that cannot be cloned): this operation alone fails.
@@ -204,7 +225,7 @@ export class BatchedIdbStore {
     });
     return new Promise((resolve) => {
       tx.oncomplete = () => resolve({ ok: true, results, failures });
-      tx.onabort = () => resolve({ ok: false, error: tx.error ?? new DOMException("The transaction was aborted", "AbortError") });
+      tx.onabort = () => resolve({ ok: false, error: tx.error ?? failures.find((f) => f !== undefined) ?? new DOMException("The transaction was aborted", "AbortError") });
     });
   }
 }

@@ -15,12 +15,20 @@
  * It also answers "a directory's names with every entry's stat" from the in-memory tree in one
  * step (`listDirSync`), which a walk otherwise asks as one readdir plus one lstat per entry, each
  * a trip through lightning-fs's promise wrapper (~30 µs): ~0.4 s of a 13,000-entry walk.
+ *
+ * And it writes several files as one storage transaction (`writeFiles`), all or none: a
+ * checkpoint stores its commit object and the ref naming it in one IndexedDB commit instead of
+ * two in a row (each ~1 ms in Chromium, most of a checkpoint with nothing changed).
  */
 import DefaultBackend from "@isomorphic-git/lightning-fs/src/DefaultBackend.js";
 import Stat from "@isomorphic-git/lightning-fs/src/Stat.js";
 import type { IsoFsStat } from "./types";
 
+type StoreWithGroups = { writeFiles?(files: readonly [number, Uint8Array][]): Promise<void>; writeFile(inode: number, data: Uint8Array): Promise<void> };
+
 type CacheLike = {
+  stat?(path: string): { type: string; ino: number };
+  writeStat?(path: string, size: number, opts: { mode?: number }): { ino: number };
   _root?: Map<unknown, unknown>;
   activated?: boolean;
   readdir?(path: string): string[];
@@ -56,6 +64,35 @@ export class CountingInodeBackend extends DefaultBackend {
   async init(name: string, options?: object): Promise<void> {
     await super.init(name, options);
     countInodes(this.cache());
+  }
+
+  /**
+   * Write `files` (absolute, normalised paths) so that their bytes are stored in one
+   * transaction: a crash or a failed commit leaves all of them or none. Every parent must
+   * exist and no path may be a directory; that is checked before anything changes, so a
+   * refusal leaves the tree untouched. Where the storage cannot group, the files are written
+   * one after another, in order.
+   */
+  async writeFiles(files: readonly { path: string; data: Uint8Array; mode?: number }[]): Promise<void> {
+    const cache = this.cache();
+    const store = (this as unknown as { _idb: StoreWithGroups })._idb;
+    if (typeof store?.writeFiles !== "function" || typeof cache.writeStat !== "function" || typeof cache.stat !== "function") {
+      for (const f of files) await this.writeFile(f.path, f.data, f.mode === undefined ? {} : { mode: f.mode });
+      return;
+    }
+    for (const f of files) {
+      const parent = f.path.slice(0, f.path.lastIndexOf("/")) || "/";
+      if (cache.stat(parent).type !== "dir") throw Object.assign(new Error(`ENOTDIR: ${parent}`), { code: "ENOTDIR" });
+      let existing: { type: string } | undefined;
+      try {
+        existing = cache.stat(f.path);
+      } catch {
+        existing = undefined; // a new file
+      }
+      if (existing?.type === "dir") throw Object.assign(new Error(`EISDIR: ${f.path}`), { code: "EISDIR" });
+    }
+    const inodes = files.map((f) => cache.writeStat!(f.path, f.data.byteLength, f.mode === undefined ? {} : { mode: f.mode }).ino);
+    await store.writeFiles(files.map((f, i) => [inodes[i]!, f.data]));
   }
 
   private cache(): CacheLike {

@@ -2,6 +2,7 @@
 declare module "@isomorphic-git/lightning-fs/src/DefaultBackend.js" {
   export default class DefaultBackend {
     init(name: string, options?: object): Promise<void>;
+    writeFile(path: string, data: Uint8Array | string, options: { mode?: number; encoding?: string }): Promise<void>;
   }
 }
 

@@ -35,7 +35,32 @@ export function openNamedLightningFs(name: string, options: LightningFsOptions =
   // `backend` is an option lightning-fs reads (PromisifiedFS._init) but does not declare.
   const fs = new LightningFS(name, { db, backend, ...(options.wipe ? { wipe: true } : {}) } as LightningFS.Options);
   setSyncLister(fs as unknown as IsoFs, (dir) => backend.listDirSync(dir));
+  addGroupWrite(fs as unknown as IsoFs, backend);
   return fs as unknown as IsoFs;
+}
+
+type LightningPromises = {
+  _wrap?(fn: (...args: never[]) => Promise<unknown>, cleanParams: (...args: never[]) => unknown[], mutating: boolean): (...args: unknown[]) => Promise<unknown>;
+};
+
+/**
+ * `promises.writeFiles`, through lightning-fs's own call wrapper (`_wrap`) so that it loads the
+ * tree first, keeps the fs active while it runs and schedules the tree's save afterwards, as
+ * its writeFile does. Not added if a future lightning-fs has no such wrapper.
+ */
+function addGroupWrite(fs: IsoFs, backend: CountingInodeBackend): void {
+  const promises = fs.promises as IsoFs["promises"] & LightningPromises;
+  if (typeof promises._wrap !== "function") return;
+  const writeFiles = async (files: readonly { path: string; data: Uint8Array }[]) => {
+    if (!Array.isArray(files)) throw Object.assign(new Error("writeFiles: a list of { path, data } is required"), { code: "EINVAL" });
+    for (const f of files) {
+      if (!isNormalisedAbsolute(f?.path) || !(f.data instanceof Uint8Array)) {
+        throw Object.assign(new Error(`writeFiles: ${String(f?.path)} is not an absolute, normalised path with bytes`), { code: "EINVAL" });
+      }
+    }
+    await backend.writeFiles(files);
+  };
+  promises.writeFiles = promises._wrap.call(promises, writeFiles, (files: never) => [files], true) as IsoFs["promises"]["writeFiles"];
 }
 
 /**
@@ -65,4 +90,12 @@ export async function deleteWorkspaceStorage(workspaceId: string, idb: IDBFactor
         }),
     ),
   );
+}
+
+function isNormalisedAbsolute(path: unknown): path is string {
+  if (typeof path !== "string" || !path.startsWith("/") || path === "/") return false;
+  return path
+    .slice(1)
+    .split("/")
+    .every((part) => part !== "" && part !== "." && part !== "..");
 }

@@ -9,7 +9,7 @@ import { codedError, type IsoFs, type IsoFsPromises } from "./types";
 
 // `flush` is not among them: it only persists what is already in memory, and a tab cut off from
 // writing flushes once so that lightning-fs has no delayed write left to make later.
-const WRITES = new Set(["writeFile", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod"]);
+const WRITES = new Set(["writeFile", "writeFiles", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod"]);
 
 export type RevocableFs = {
   fs: IsoFs;

@@ -30,6 +30,11 @@ export interface IsoFsPromises {
   readlink?(path: string, options?: unknown): Promise<string | Uint8Array>;
   symlink?(target: string, path: string): Promise<unknown>;
   chmod?(path: string, mode: number): Promise<unknown>;
+  /**
+   * lightning-fs only: write several files (absolute, normalised paths, parents existing) as one
+   * storage transaction — all of them are stored, or none. Absent elsewhere: write in order.
+   */
+  writeFiles?(files: readonly { path: string; data: Uint8Array }[]): Promise<unknown>;
   /** lightning-fs only: persist the in-memory superblock to IndexedDB now. */
   flush?(): Promise<unknown>;
 }

@@ -374,6 +374,15 @@ function wrap(fs: IsoFs, dir: string): IsoFs {
   if (raw.readlink) promises.readlink = (path, options) => raw.readlink!(path, options);
   if (raw.symlink) promises.symlink = guarded((target: string, path: string) => raw.symlink!(target, path), (_target: string, path: string) => one(path));
   if (raw.chmod) promises.chmod = guarded((path: string, mode: number) => raw.chmod!(path, mode), (path: string) => one(path));
+  if (raw.writeFiles) {
+    promises.writeFiles = guarded(
+      (files: readonly { path: string; data: Uint8Array }[]) => raw.writeFiles!(files),
+      (files: readonly { path: string; data: Uint8Array }[]) => {
+        const each = files.map((f) => one(f.path));
+        return each.every((r) => r === null) ? null : each.flatMap((r) => r ?? []);
+      },
+    );
+  }
   if (raw.flush) promises.flush = () => raw.flush!();
   const out = { promises } as IsoFs & { [STAMP]: WorktreeStamp };
   Object.defineProperty(out, STAMP, { value: stamp, enumerable: false });

@@ -3,7 +3,12 @@
  * (no other engine's cache can have become wrong); one with a change still replaces the stamp.
  * Another engine sees the new checkpoint either way.
  */
+import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
+import isoGit from "isomorphic-git";
+import { openNamedLightningFs } from "../../lib/fs/lightning";
+import { IdbCommitLog } from "../fs/idb-commit-log";
+import { uniqueName } from "../fs/backends";
 import fs from "node:fs";
 import path from "node:path";
 import { createCheckpoint, listCheckpoints } from "../../lib/checkpoints";
@@ -84,5 +89,36 @@ describe("a no-change checkpoint's writes", () => {
     } finally {
       rmrf(dir);
     }
+  });
+
+  it("on lightning-fs, are one IndexedDB commit: the commit object and its ref stored together", async () => {
+    (globalThis as { navigator?: unknown }).navigator ??= {};
+    const name = uniqueName("tabula-nochange-lfs");
+    const lfs = openNamedLightningFs(name, { wipe: true });
+    const dir = "/ws";
+    await lfs.promises.mkdir(dir);
+    await isoGit.init({ fs: lfs as never, dir, defaultBranch: "main" });
+    await lfs.promises.mkdir(`${dir}/src`);
+    await lfs.promises.writeFile(`${dir}/a.txt`, "a\n", "utf8");
+    await lfs.promises.writeFile(`${dir}/src/b.ts`, "b\n", "utf8");
+    const f = withWorktreeStamp(lfs, dir);
+    const ws = { fs: f, dir, journal: new ChangeJournal() };
+    await createCheckpoint(ws, { sessionId: "s", run: 1 });
+    await createCheckpoint(ws, { sessionId: "s", run: 2 });
+    const log = new IdbCommitLog((db) => db === name);
+    log.start();
+    let quiet;
+    try {
+      quiet = await createCheckpoint(ws, { sessionId: "s", run: 3 });
+    } finally {
+      log.stop();
+    }
+    expect(quiet.stats.scan).toBe("journal");
+    expect(quiet.stats.objectsWritten).toBe(1);
+    expect(log.committed).toHaveLength(1);
+    expect(log.committed[0]!.ops.map((o) => o.kind)).toEqual(["put", "put"]);
+    // Another engine (a reload) finds the checkpoint and its commit.
+    const other = { fs: openNamedLightningFs(name) as IsoFs, dir };
+    expect((await listCheckpoints(other, { sessionId: "s" })).map((c) => c.run)).toEqual([1, 2, 3]);
   });
 });

@@ -111,7 +111,7 @@ export async function syncTo(ifs: IsoFs, dir: string, target: RepoPicture, journ
   return writes;
 }
 
-export const MUTATING = ["writeFile", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod", "flush"] as const;
+export const MUTATING = ["writeFile", "writeFiles", "unlink", "mkdir", "rmdir", "rename", "symlink", "chmod", "flush"] as const;
 
 /**
  * A wrapper of `base` (its own object: the engine keeps one instance per fs object) whose

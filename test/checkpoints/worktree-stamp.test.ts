@@ -328,6 +328,12 @@ describe("withWorktreeStamp", () => {
           }
           return base.writeFile(f, d, o as undefined);
         },
+        // a storage that writes several files at once (lightning-fs's writeFiles)
+        writeFiles: async (files: readonly { path: string; data: Uint8Array }[]) => {
+          const now = JSON.parse(fs.readFileSync(path.join(dir, WORKTREE_STAMP_FILE), "utf8"));
+          calls.push(`${files.map((f) => path.relative(dir, f.path)).join("+")} listed=${JSON.stringify(now.paths ?? "dirty")}`);
+          for (const f of files) await base.writeFile(f.path, f.data);
+        },
       },
     } as unknown as IsoFs;
     return { dir, stamped: withWorktreeStamp(spy, dir), stampWrites, calls };
@@ -345,6 +351,23 @@ describe("withWorktreeStamp", () => {
       await stamped.promises.writeFile(path.join(dir, ".git/tabula/other"), "x");
       expect(stampWrites).toHaveLength(1);
       expect(withWorktreeStamp(stamped, dir)).toBe(stamped);
+    } finally {
+      rmrf(dir);
+    }
+  });
+
+  it("a group write (writeFiles) names its working-tree paths first, and none inside .git", async () => {
+    const { dir, stamped, calls } = setup();
+    try {
+      const bytes = new TextEncoder().encode("x");
+      await stamped.promises.writeFiles!([
+        { path: path.join(dir, "g.txt"), data: bytes },
+        { path: path.join(dir, ".git/tabula/y"), data: bytes },
+      ]);
+      expect(calls).toEqual([`g.txt+.git/tabula/y listed=["src","g.txt"]`]);
+      calls.length = 0;
+      await stamped.promises.writeFiles!([{ path: path.join(dir, ".git/tabula/z"), data: bytes }]);
+      expect(calls).toEqual([`.git/tabula/z listed=["src","g.txt"]`]);
     } finally {
       rmrf(dir);
     }

@@ -147,6 +147,43 @@ describe("BatchedIdbStore (lightning-fs's storage with group commit)", () => {
     expect(text(await store.readFile(3))).toBe("three");
   });
 
+  it("a group of files is stored in one transaction, all or none, even when its batch is retried one by one", async () => {
+    const name = uniqueName("group");
+    const poison = new Uint8Array(2);
+    const store = new BatchedIdbStore(name, name + "_files", abortingFactory(poison));
+    await store.writeFile(5, bytes("old five"));
+    const before = store.stats.transactions;
+    await store.writeFiles([
+      [5, bytes("five")],
+      [6, bytes("six")],
+    ]);
+    expect(store.stats.transactions - before).toBe(1);
+    expect(text(await store.readFile(5))).toBe("five");
+    // A group whose second file aborts its transaction (a full quota): its first is not stored
+    // either, while what shared the batch with it is.
+    const outcome = await Promise.allSettled([
+      store.writeFile(1, bytes("one")),
+      store.writeFiles([
+        [5, bytes("new five")],
+        [7, poison],
+      ]),
+      store.writeFile(3, bytes("three")),
+    ]);
+    expect(outcome.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(text(await store.readFile(5))).toBe("five");
+    expect(await store.readFile(7)).toBeUndefined();
+    expect(text(await store.readFile(1))).toBe("one");
+    expect(text(await store.readFile(3))).toBe("three");
+    // A value that cannot be stored at all (not cloneable) fails its group the same way.
+    await expect(
+      store.writeFiles([
+        [8, bytes("eight")],
+        [9, (() => 1) as unknown as Uint8Array],
+      ]),
+    ).rejects.toThrow();
+    expect(await store.readFile(8)).toBeUndefined();
+  });
+
   it("close waits for what is queued, and the next operation reopens the connection", async () => {
     const name = uniqueName("close");
     const store = new BatchedIdbStore(name, name + "_files");
@@ -182,6 +219,40 @@ describe("lightning-fs over the batched store", () => {
     const again = openLightningFs(id);
     expect(await again.promises.readFile("/src/stock.txt", "utf8")).toBe("from idb-keyval\n");
     expect(((await again.promises.readdir("/src")) as string[]).length).toBe(300);
+  });
+});
+
+describe("writeFiles: several files in one storage transaction", () => {
+  const storeOf = (fs: IsoFs) => (fs.promises as unknown as { _backend: { _idb: BatchedIdbStore } })._backend._idb;
+
+  it("writes new and existing files with one commit; they read back after a reload", async () => {
+    const id = uniqueName("group-fs");
+    const fs = openLightningFs(id);
+    await fs.promises.mkdir("/refs");
+    await fs.promises.writeFile("/refs/main", "old\n", "utf8");
+    await fs.promises.readFile("/refs/main"); // the store settles
+    const before = storeOf(fs).stats.transactions;
+    await fs.promises.writeFiles!([
+      { path: "/object", data: bytes("commit body") },
+      { path: "/refs/main", data: bytes("new\n") },
+    ]);
+    expect(storeOf(fs).stats.transactions - before).toBe(1);
+    expect(await fs.promises.readFile("/refs/main", "utf8")).toBe("new\n");
+    await sleep(700); // idle: the tree is saved and the store closed
+    const again = openLightningFs(id);
+    expect(await again.promises.readFile("/object", "utf8")).toBe("commit body");
+    expect(await again.promises.readFile("/refs/main", "utf8")).toBe("new\n");
+  });
+
+  it("refuses before changing anything: a missing parent, a directory in the way, a path not normalised", async () => {
+    const fs = openLightningFs(uniqueName("group-refuse"));
+    await fs.promises.mkdir("/dir");
+    const attempt = (path: string) => fs.promises.writeFiles!([{ path: "/first", data: bytes("1") }, { path, data: bytes("2") }]);
+    await expect(attempt("/missing/x")).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(attempt("/dir")).rejects.toMatchObject({ code: "EISDIR" });
+    await expect(attempt("/dir/../x")).rejects.toMatchObject({ code: "EINVAL" });
+    await expect(attempt("relative")).rejects.toMatchObject({ code: "EINVAL" });
+    await expect(fs.promises.lstat("/first")).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
 

@@ -33,6 +33,24 @@ describe("revocable file system", () => {
     expect(r.revoked).toBe("all");
   });
 
+  it("a group write (writeFiles) is a write: refused once writes are revoked", async () => {
+    const written: string[][] = [];
+    const inner = {
+      promises: {
+        ...fs.promises,
+        writeFiles: async (files: readonly { path: string; data: Uint8Array }[]) => {
+          written.push(files.map((f) => f.path));
+        },
+      },
+    } as unknown as IsoFs;
+    const r = revocableFs(inner);
+    await r.fs.promises.writeFiles!([{ path: "/x/a", data: new Uint8Array(1) }]);
+    expect(written).toEqual([["/x/a"]]);
+    r.revoke("writes", "cut off");
+    await expect(r.fs.promises.writeFiles!([{ path: "/x/b", data: new Uint8Array(1) }])).rejects.toMatchObject({ code: "EROFS" });
+    expect(written).toHaveLength(1);
+  });
+
   it("a tab cut off from writing may still flush what is in memory, until everything is revoked", async () => {
     let flushed = 0;
     const inner = { promises: { ...(fs.promises as unknown as IsoFs["promises"]), flush: async () => void flushed++ } } as IsoFs;
