@@ -28,8 +28,22 @@ async function importBigRepo(page: Page, zipPath: string) {
   await expect(page.getByRole("tree", { name: "Files" }).getByRole("treeitem").first()).toBeVisible({ timeout: 60_000 });
 }
 
-test("a 10,000-file repository: the tree keeps a bounded number of rows in the page, and find in files streams its results", async ({ page }, info) => {
+test("a 10,000-file repository: the tree keeps a bounded number of rows in the page, find in files streams its results, the tree shows before status ends, typing stays responsive while status and a search run", async ({ page }, info) => {
+  // When the first row of the tree enters the page, as the page's clock tells it.
+  await page.addInitScript(() => {
+    const w = window as unknown as { firstRowAt?: number };
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('[role="tree"] [role="treeitem"]')) return;
+      w.firstRowAt = performance.now();
+      observer.disconnect();
+    }).observe(document, { subtree: true, childList: true });
+  });
   await importBigRepo(page, info.outputPath("big.zip"));
+  // The tree is drawn first; git status (colours, branch) over 10,000 files comes after.
+  await page.waitForFunction(() => performance.getEntriesByName("tabula:status-end").length > 0, null, { timeout: 60_000 });
+  const order = await page.evaluate(() => ({ firstRowAt: (window as unknown as { firstRowAt?: number }).firstRowAt, statusEnd: performance.getEntriesByName("tabula:status-end")[0]!.startTime }));
+  expect(order.firstRowAt, JSON.stringify(order)).toBeDefined();
+  expect(order.firstRowAt!, JSON.stringify(order)).toBeLessThan(order.statusEnd);
   const tree = page.getByRole("tree", { name: "Files" });
   const rows = tree.getByRole("treeitem");
 
@@ -77,4 +91,50 @@ test("a 10,000-file repository: the tree keeps a bounded number of rows in the p
   const results = page.getByRole("list", { name: "Search results" });
   for (const path of needles) await expect(results.getByText(path, { exact: true })).toBeVisible();
   await expect(results.getByText("node_modules/pkg/index.js")).toHaveCount(0);
+
+  // Typing stays responsive while git status and a search both read the whole repository. A save
+  // re-runs status over every file; a word found nowhere makes the search read every file.
+  const target = needles[1]!;
+  await results.locator(`.search-hit[title^="${target}:"]`).click();
+  const editor = page.getByTestId("code-editor").locator(`.monaco-editor[data-uri="file:///${target}"]`);
+  await expect(editor).toBeVisible();
+  await page.evaluate(() => {
+    const w = window as unknown as { slowestInput: number; keysAt: number[]; searchDoneAt?: number };
+    w.slowestInput = 0;
+    w.keysAt = [];
+    // Event Timing: from the key press to the frame that shows its effect.
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (/^key|input$/.test(e.name)) w.slowestInput = Math.max(w.slowestInput, e.duration);
+    }).observe({ type: "event", durationThreshold: 16 } as PerformanceObserverInit);
+    addEventListener("keydown", () => w.keysAt.push(performance.now()), true);
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="search-summary"]')?.textContent ?? "";
+      if (text === "0 results in 0 files") w.searchDoneAt ??= performance.now();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n// saved to start a status run");
+  await page.keyboard.press("Control+s");
+  await page.waitForFunction(() => {
+    const start = performance.getEntriesByName("tabula:status-start").at(-1)?.startTime ?? 0;
+    const end = performance.getEntriesByName("tabula:status-end").at(-1)?.startTime ?? 0;
+    return start > end; // a status pass has begun and not ended
+  });
+  await page.getByLabel("Search in files").fill("quokkanowhere");
+  await expect(summary).toHaveText(/^Searching/);
+  await editor.locator(".view-lines").click();
+  const typed = "const typedWhileBusy = 1;";
+  await page.keyboard.type(`\n${typed}`, { delay: 15 });
+  await expect(editor.locator(".view-lines")).toContainText(typed);
+  await expect(summary).toHaveText("0 results in 0 files", { timeout: 60_000 });
+  await page.waitForFunction(() => (performance.getEntriesByName("tabula:status-end").at(-1)?.startTime ?? 0) > (performance.getEntriesByName("tabula:status-start").at(-1)?.startTime ?? 0), null, { timeout: 60_000 });
+  const timing = await page.evaluate((keys) => {
+    const w = window as unknown as { slowestInput: number; keysAt: number[]; searchDoneAt?: number };
+    return { slowestInput: w.slowestInput, firstKey: w.keysAt[w.keysAt.length - keys]!, searchDoneAt: w.searchDoneAt ?? 0 };
+  }, typed.length + 1);
+  // The typing happened while both were still going, and no key waited long for its frame
+  // (before the walks were sliced, a search held the page for over a second at a time).
+  expect(timing.searchDoneAt, JSON.stringify(timing)).toBeGreaterThan(timing.firstKey);
+  expect(timing.slowestInput, JSON.stringify(timing)).toBeLessThan(500);
 });
