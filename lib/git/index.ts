@@ -9,6 +9,7 @@ export * from "./types";
 export * from "./repo";
 export * from "./ignore";
 export * from "./status";
+export * from "./status-tracker";
 export * from "./diff";
 export * from "./commit";
 export * from "./branches";

@@ -153,7 +153,23 @@ export async function statusAll(repo: GitRepo, opts: { refresh?: boolean } = {})
   // refresh defaults to !repo.readOnly: a reader tab must not rewrite .git/index.
   const { rows, filemode } = await walkStatus(repo, { refresh: opts.refresh });
   const entries = rows.flatMap((r) => toEntries(r, filemode));
-  return entries.sort((a, b) => order(a) - order(b) || compareStrings(a.path, b.path));
+  return entries.sort(compareStatusEntries);
+}
+
+/** statusAll's order: tracked changes first, then untracked, each by path. */
+export function compareStatusEntries(a: StatusEntry, b: StatusEntry): number {
+  return order(a) - order(b) || compareStrings(a.path, b.path);
+}
+
+/**
+ * statusAll's entries at `paths` (files or directories, workspace-relative) and below them
+ * only: the walk visits nothing else. Never rewrites .git/index (no stat-cache refresh), so a
+ * caller can tell its own pass from someone else's change of the index.
+ */
+export async function statusOf(repo: GitRepo, paths: readonly string[]): Promise<StatusEntry[]> {
+  if (paths.length === 0) return [];
+  const { rows, filemode } = await walkStatus(repo, { filepaths: [...paths], refresh: false });
+  return rows.flatMap((r) => toEntries(r, filemode)).sort(compareStatusEntries);
 }
 
 /** A single-word status for one file, for badges in the file tree and editor tabs. */

@@ -7,6 +7,7 @@ import git from "isomorphic-git";
 import type { ChangeJournal } from "../../fs/journal";
 import type { WorkspaceFs } from "../../fs/workspace-fs";
 import { statusAll, type StatusEntry } from "../../git/status";
+import { statusTrackerFor } from "../../git/status-tracker";
 import { relativePath, toShellPath } from "../paths";
 import type { GitRepository, TreeEntry, TreeMap } from "./repository";
 import { fatal, hasGlob, pathspecToRegExp } from "./util";
@@ -134,7 +135,12 @@ export class WorkTree {
     if (this.statusCache) return this.statusCache;
     let all: StatusEntry[];
     try {
-      all = await statusAll(this.repo.asGitRepo, { refresh: !this.readOnly });
+      // The workspace's own fs (not a read-only or hiding view made for this command): the
+      // tracker shared with the workbench answers from what changed since its last pass.
+      all =
+        !this.readOnly && !this.repo.hidden
+          ? (await statusTrackerFor(this.repo.fs, this.repo.dir).update()).entries
+          : await statusAll(this.repo.asGitRepo, { refresh: !this.readOnly });
     } catch (err) {
       if (this.readOnly) throw err;
       all = await statusAll(this.repo.asGitRepo, { refresh: false });
