@@ -1,4 +1,4 @@
-import { test, expect, treeItem } from "./fixtures";
+import { test, expect, runInTerminal, terminalScreen, treeItem } from "./fixtures";
 import { zipSync, strToU8 } from "fflate";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
@@ -92,8 +92,8 @@ test("a 10,000-file repository: the tree keeps a bounded number of rows in the p
   for (const path of needles) await expect(results.getByText(path, { exact: true })).toBeVisible();
   await expect(results.getByText("node_modules/pkg/index.js")).toHaveCount(0);
 
-  // Typing stays responsive while git status and a search both read the whole repository. A save
-  // re-runs status over every file; a word found nowhere makes the search read every file.
+  // Typing stays responsive while git status and a search both read the whole repository (a moved
+  // HEAD re-walks status over every file; a word found nowhere makes the search read them all).
   const target = needles[1]!;
   await results.locator(`.search-hit[title^="${target}:"]`).click();
   const editor = page.getByTestId("code-editor").locator(`.monaco-editor[data-uri="file:///${target}"]`);
@@ -107,19 +107,33 @@ test("a 10,000-file repository: the tree keeps a bounded number of rows in the p
       for (const e of list.getEntries()) if (/^key|input$/.test(e.name)) w.slowestInput = Math.max(w.slowestInput, e.duration);
     }).observe({ type: "event", durationThreshold: 16 } as PerformanceObserverInit);
     addEventListener("keydown", () => w.keysAt.push(performance.now()), true);
+
     new MutationObserver(() => {
       const text = document.querySelector('[data-testid="search-summary"]')?.textContent ?? "";
       if (text === "0 results in 0 files") w.searchDoneAt ??= performance.now();
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
+  // A save looks at the saved file only: status is not walked again over 10,000 files.
   await editor.locator(".view-lines").click();
   await page.keyboard.press("Control+End");
-  await page.keyboard.type("\n// saved to start a status run");
+  await page.keyboard.type("\n// saved");
   await page.keyboard.press("Control+s");
+  await page.getByRole("tab", { name: "Explorer" }).click();
+  await expect(tree.locator('[role="treeitem"][aria-selected="true"]')).toContainText(target.split("/").pop()!);
+  await expect(tree.locator('[role="treeitem"][aria-selected="true"] .git')).toHaveText("M");
+  await page.getByRole("tab", { name: "Search" }).click();
+  const afterSave = await page.evaluate(() => (performance.getEntriesByName("tabula:status-end").at(-1) as PerformanceMark).detail);
+  expect(afterSave).toEqual({ full: false, paths: 1 });
+  // A new branch moves HEAD: status is walked again over every file (by the terminal's git,
+  // whose walk the workbench then shares).
+  await page.keyboard.press("Control+`");
+  await expect(terminalScreen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+  await runInTerminal(page, "git checkout -b busy");
   await page.waitForFunction(() => {
-    const start = performance.getEntriesByName("tabula:status-start").at(-1)?.startTime ?? 0;
-    const end = performance.getEntriesByName("tabula:status-end").at(-1)?.startTime ?? 0;
-    return start > end; // a status pass has begun and not ended
+    const start = performance.getEntriesByName("tabula:status-walk-start").at(-1)?.startTime ?? 0;
+    const end = performance.getEntriesByName("tabula:status-walk-end").at(-1)?.startTime ?? 0;
+    return start > end; // a walk of the whole tree has begun and not ended
   });
   await page.getByLabel("Search in files").fill("quokkanowhere");
   await expect(summary).toHaveText(/^Searching/);
@@ -128,13 +142,16 @@ test("a 10,000-file repository: the tree keeps a bounded number of rows in the p
   await page.keyboard.type(`\n${typed}`, { delay: 15 });
   await expect(editor.locator(".view-lines")).toContainText(typed);
   await expect(summary).toHaveText("0 results in 0 files", { timeout: 60_000 });
-  await page.waitForFunction(() => (performance.getEntriesByName("tabula:status-end").at(-1)?.startTime ?? 0) > (performance.getEntriesByName("tabula:status-start").at(-1)?.startTime ?? 0), null, { timeout: 60_000 });
+  await page.waitForFunction(() => (performance.getEntriesByName("tabula:status-walk-end").at(-1)?.startTime ?? 0) > (performance.getEntriesByName("tabula:status-walk-start").at(-1)?.startTime ?? 0), null, { timeout: 60_000 });
   const timing = await page.evaluate((keys) => {
     const w = window as unknown as { slowestInput: number; keysAt: number[]; searchDoneAt?: number };
-    return { slowestInput: w.slowestInput, firstKey: w.keysAt[w.keysAt.length - keys]!, searchDoneAt: w.searchDoneAt ?? 0 };
+    const walkDoneAt = performance.getEntriesByName("tabula:status-walk-end").at(-1)?.startTime ?? 0;
+    return { slowestInput: w.slowestInput, firstKey: w.keysAt[w.keysAt.length - keys]!, searchDoneAt: w.searchDoneAt ?? 0, walkDoneAt };
   }, typed.length + 1);
-  // The typing happened while both were still going, and no key waited long for its frame
-  // (before the walks were sliced, a search held the page for over a second at a time).
+  // The typing happened while both were still going, and no key waited long for its frame:
+  // before the walks were sliced a search held the page for 1.2 s at a time (and the Problems
+  // store for seconds). Measured here: 180–290 ms alone, ~600 ms beside a second test worker.
   expect(timing.searchDoneAt, JSON.stringify(timing)).toBeGreaterThan(timing.firstKey);
-  expect(timing.slowestInput, JSON.stringify(timing)).toBeLessThan(500);
+  expect(timing.walkDoneAt, JSON.stringify(timing)).toBeGreaterThan(timing.firstKey);
+  expect(timing.slowestInput, JSON.stringify(timing)).toBeLessThan(1000);
 });

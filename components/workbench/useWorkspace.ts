@@ -9,7 +9,7 @@ import { createTabCoordinator } from "@/lib/fs/tab-coordination";
 import type { ChangeEvent } from "@/lib/fs/journal";
 import { DocumentStore } from "@/lib/editor/documents";
 import { readTree, gitDecorations, type TreeNode, type GitDecoration } from "@/lib/workspaces/tree-model";
-import { statusAll, createIgnoreMatcher, currentBranch } from "@/lib/git";
+import { createIgnoreMatcher, currentBranch, statusTrackerFor } from "@/lib/git";
 import { recoverInterruptedWrites, type WriteRecovery } from "@/lib/fs/recovery";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
@@ -101,7 +101,26 @@ export function useWorkspace(id: string) {
 
         let refreshing: Promise<void> | null = null;
         let again = false;
-        const refresh = async () => {
+        // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
+        const repo = {
+          fs: wsfs.fs,
+          dir: wsfs.dir,
+          get readOnly() {
+            return coord.role !== "writer";
+          },
+        };
+        // Status from the paths that changed since the last pass (a save looks at one file, not
+        // 10,000), shared with the terminal's git status.
+        const tracker = statusTrackerFor(wsfs.fs, wsfs.dir);
+        let isIgnored: ((rel: string, isDir: boolean) => boolean) | undefined;
+        let changedPaths = new Set<string>();
+        let ignoreRulesMayDiffer = true;
+        // `change`: what the journal saw; none after a git command, another tab, a button.
+        const refresh = async (change?: WorkingTreeChange) => {
+          if (change) {
+            for (const p of change.paths) changedPaths.add(p);
+            if (change.removedOrMoved || change.paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) ignoreRulesMayDiffer = true;
+          }
           if (refreshing) {
             again = true;
             return refreshing;
@@ -111,6 +130,10 @@ export function useWorkspace(id: string) {
             try {
               do {
                 again = false;
+                const paths = [...changedPaths];
+                changedPaths = new Set();
+                const rulesMayDiffer = ignoreRulesMayDiffer;
+                ignoreRulesMayDiffer = false;
                 const tree = await readTree(wsfs);
                 markOnce("tabula:tree-read");
                 // The tree shows at once; git's colours and branch follow when status is done.
@@ -119,17 +142,21 @@ export function useWorkspace(id: string) {
                 await afterPaint();
                 let decorations = new Map<string, GitDecoration>();
                 let branch: string | undefined;
-                // A reader tab must not even refresh .git/index (isomorphic-git's status does): the writer owns it.
-                const repo = { fs: wsfs.fs, dir: wsfs.dir, readOnly: coord.role !== "writer" };
+                let pass: { full: boolean; paths?: number } = { full: true };
                 markOnce("tabula:status-start");
                 try {
-                  const isIgnored = await createIgnoreMatcher(repo);
-                  decorations = gitDecorations(await statusAll(repo), await collectIgnored(tree, isIgnored));
+                  const status = await tracker.update({ changed: paths, readOnly: repo.readOnly });
+                  pass = { full: status.full, paths: status.paths?.length };
+                  // The ignore rules are read again (a walk of every folder) only when they may differ.
+                  if (status.full || rulesMayDiffer || !isIgnored) isIgnored = await createIgnoreMatcher(repo);
+                  decorations = gitDecorations(status.entries, await collectIgnored(tree, isIgnored!));
                   branch = await currentBranch(repo);
                 } catch {
                   // Not a git repository (yet): the tree still works without colours.
+                  tracker.invalidate();
+                  isIgnored = undefined;
                 }
-                markOnce("tabula:status-end");
+                markOnce("tabula:status-end", pass);
                 if (!cancelled) setState((s) => (s ? { ...s, tree, decorations, branch, loaded: { tree: true, git: true } } : s));
               } while (again);
             } finally {
@@ -151,7 +178,7 @@ export function useWorkspace(id: string) {
             if (coord.deleted) return;
             await wsfs.flush();
             coord.broadcastChanges(events);
-            void refresh();
+            void refresh({ paths: events.flatMap((e) => (e.from ? [e.from, e.path] : [e.path])), removedOrMoved: events.some((e) => e.kind === "delete" || e.kind === "rename") });
             // Edits that did not come from the editor (terminal, git, agent, restore) reload open documents.
             const external = events.filter((e) => e.origin !== "editor").flatMap((e) => (e.from ? [e.from, e.path] : [e.path]));
             if (external.length) void docs.refresh(external.some((p) => !docs.get(p)) ? "all" : external);
@@ -160,10 +187,16 @@ export function useWorkspace(id: string) {
         });
         const offRemote = coord.onRemoteChanges(async (paths) => {
           wsfs.journal.markUnknown();
+          // Another tab's writes went through its own fs object, not through this tab's stamp.
+          tracker.invalidate();
           await refresh();
           await docs.refresh(paths.length ? paths : "all");
         });
-        const offRole = coord.onRoleChange((r) => setState((s) => (s ? { ...s, role: r } : s)));
+        const offRole = coord.onRoleChange((r) => {
+          // What this tab knew as a reader may miss what the writer did: walk once as the writer.
+          tracker.invalidate();
+          setState((s) => (s ? { ...s, role: r } : s));
+        });
         // Deleted on the start page of another tab: stop writing at once, keep the files (with
         // the editors' unsaved text) before the storage goes, then let go of it entirely.
         const offDeleted = coord.onDeleted(async () => {
@@ -218,6 +251,9 @@ export function useWorkspace(id: string) {
   return { workspace: value, error };
 }
 
+/** Working-tree paths written, removed or renamed (both names), from the change journal. */
+type WorkingTreeChange = { paths: string[]; removedOrMoved: boolean };
+
 /** After the next frame is painted (or 100 ms in a hidden tab, where frames do not come). */
 function afterPaint(): Promise<void> {
   return new Promise((resolve) => {
@@ -234,7 +270,7 @@ function afterPaint(): Promise<void> {
  * read, status starts, status ends). A workspace refreshes after every change, so the older
  * mark of the same name goes first instead of piling up for as long as the tab is open.
  */
-function markOnce(name: string): void {
+function markOnce(name: string, detail?: unknown): void {
   performance.clearMarks(name);
-  performance.mark(name);
+  performance.mark(name, detail === undefined ? undefined : { detail });
 }
