@@ -13,12 +13,14 @@
  * A pass is a full walk whenever something may have changed status elsewhere: no earlier
  * answer; the stamp's log no longer reaches back, or another fs object wrote the stamp (another
  * tab); a mutation was still running when the last pass began; a `.gitignore` changed; or the
- * repository's basis moved — HEAD (its name or its commit), the index (its content checksum: a
- * `git add` can leave its size and time alike), `.git/config` or `.git/info/exclude`. The basis
+ * repository's basis moved — HEAD (its name or its commit), the index (its stat, and its
+ * checksum while it is young: a `git add` can leave size and time alike), `.git/config` or
+ * `.git/info/exclude`. The basis
  * is read before and after an incremental pass, which never writes the index itself: a change
  * made by someone else while it ran throws its answer away and walks everything.
  */
 import git from "isomorphic-git";
+import { RACY_MARGIN_MS } from "../fs/racy-margin";
 import type { IsoFs } from "../fs/types";
 import { worktreeStampOf } from "../fs/worktree-stamp";
 import { compareStatusEntries, statusAll, statusOf, type StatusEntry } from "./status";
@@ -41,11 +43,15 @@ export type StatusUpdateOptions = {
 
 export class StatusTracker {
   private entries: StatusEntry[] | undefined;
-  private basis: string | undefined;
+  private basis: Basis | undefined;
   /** The stamp's log position the entries reflect (undefined: unknown, walk next time). */
   private seenSeq: number | undefined;
   private seenForeign = -1;
   private queue: Promise<unknown> = Promise.resolve();
+  /** isomorphic-git's cache (the parsed index, pack objects), used by incremental passes only
+   * while the basis is unchanged: its own staleness check is by stat alone, which two writes
+   * of the index in one millisecond defeat. A full walk starts a new one. */
+  private gitCache: object = {};
 
   constructor(
     readonly fs: IsoFs,
@@ -81,13 +87,13 @@ export class StatusTracker {
     }
     if (paths !== undefined && !paths.some(isIgnoreFile)) {
       const before = await this.basisNow();
-      if (before === this.basis) {
+      if (await this.sameBasis(this.basis, before)) {
         if (paths.length === 0) {
           this.seenSeq = nextSeq;
           return { entries: this.entries!.slice(), full: false, paths };
         }
-        const fresh = await statusOf({ fs: this.fs, dir: this.dir }, paths);
-        if ((await this.basisNow()) === before) {
+        const fresh = await statusOf({ fs: this.fs, dir: this.dir, cache: this.gitCache }, paths);
+        if (await this.sameBasis(this.basis, await this.basisNow())) {
           const kept = this.entries!.filter((e) => !paths!.some((p) => isSameOrInside(e.path, p)));
           this.entries = [...kept, ...fresh].sort(compareStatusEntries);
           this.seenSeq = nextSeq;
@@ -96,8 +102,9 @@ export class StatusTracker {
       }
     }
     this.invalidate();
+    this.gitCache = {};
     markLatest("tabula:status-walk-start");
-    const entries = await statusAll({ fs: this.fs, dir: this.dir, readOnly: opts.readOnly }).finally(() => markLatest("tabula:status-walk-end"));
+    const entries = await statusAll({ fs: this.fs, dir: this.dir, cache: this.gitCache, readOnly: opts.readOnly }).finally(() => markLatest("tabula:status-walk-end"));
     // Read after the walk: the walk's own refresh of the index's stat cache is part of it.
     this.basis = await this.basisNow();
     this.entries = entries;
@@ -106,26 +113,39 @@ export class StatusTracker {
     return { entries: entries.slice(), full: true };
   }
 
-  /** What status depends on besides the working tree, as one string. */
-  private async basisNow(): Promise<string> {
+  /** What status depends on besides the working tree. */
+  private async basisNow(): Promise<Basis> {
     const args = gitArgs({ fs: this.fs, dir: this.dir });
-    const gitdir = `${this.dir === "/" ? "" : this.dir}/.git`;
     const head = await git.resolveRef({ ...args, ref: "HEAD", depth: 1 }).catch(() => "");
     const commit = await git.resolveRef({ ...args, ref: "HEAD" }).catch(() => "");
-    let index = "none";
-    try {
-      const bytes = (await this.fs.promises.readFile(`${gitdir}/index`)) as Uint8Array;
-      index = `${bytes.length}:${hex(bytes.subarray(Math.max(0, bytes.length - 20)))}`;
-    } catch {
-      // no index yet
-    }
-    const statKey = async (rel: string) => {
-      const st = await this.fs.promises.lstat(`${gitdir}/${rel}`).catch(() => null);
-      return st ? `${st.size}:${st.mtimeMs}:${st.ino ?? ""}` : "-";
-    };
-    return [head, commit, index, await statKey("config"), await statKey("info/exclude")].join(" ");
+    const at = Date.now();
+    const statOf = async (rel: string) => await this.fs.promises.lstat(`${this.gitdir}/${rel}`).catch(() => null);
+    const key = (st: Awaited<ReturnType<typeof statOf>>) => (st ? `${st.size}:${st.mtimeMs}:${st.ino ?? ""}` : "-");
+    const index = await statOf("index");
+    const basis: Basis = { refs: [head, commit, key(await statOf("config")), key(await statOf("info/exclude"))].join(" "), index: key(index) };
+    // An index young enough that a second write could leave its size and time alike (git's
+    // racy rule) is known by its checksum too; reading 1 MB costs tens of milliseconds.
+    if (index && index.mtimeMs + RACY_MARGIN_MS >= at) basis.checksum = await this.indexChecksum();
+    return basis;
+  }
+
+  private async sameBasis(known: Basis | undefined, now: Basis): Promise<boolean> {
+    if (!known || known.refs !== now.refs || known.index !== now.index) return false;
+    if (known.checksum === undefined) return true;
+    return known.checksum === (now.checksum ?? (await this.indexChecksum()));
+  }
+
+  private async indexChecksum(): Promise<string> {
+    const bytes = (await this.fs.promises.readFile(`${this.gitdir}/index`).catch(() => null)) as Uint8Array | null;
+    return bytes ? `${bytes.length}:${hex(bytes.subarray(Math.max(0, bytes.length - 20)))}` : "-";
+  }
+
+  private get gitdir(): string {
+    return `${this.dir === "/" ? "" : this.dir}/.git`;
   }
 }
+
+type Basis = { refs: string; index: string; checksum?: string };
 
 /** A performance mark of the latest walk of the whole tree (benchmarks and tests read it). */
 function markLatest(name: string): void {

@@ -24,7 +24,13 @@ export function nativeGit(dir: string, ...args: string[]): string {
 
 /** `git status --porcelain -z -uall` as StatusEntry[], in git's order. */
 export function nativeStatus(dir: string): StatusEntry[] {
-  const out = nativeGit(dir, "status", "--porcelain", "-z", "-uall");
+  // GIT_OPTIONAL_LOCKS=0: the oracle must not rewrite .git/index (its stat refresh) under the code it checks.
+  const out = execFileSync("git", ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "-uall"], {
+    cwd: dir,
+    env: { ...GIT_ENV, GIT_OPTIONAL_LOCKS: "0" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const fields = out.split("\0").filter((f) => f !== "");
   const entries: StatusEntry[] = [];
   for (let i = 0; i < fields.length; i++) {
