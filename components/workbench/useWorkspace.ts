@@ -14,6 +14,7 @@ import { recoverInterruptedWrites, type WriteRecovery } from "@/lib/fs/recovery"
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import { listDirOf } from "@/lib/fs/listing";
+import { worktreeStampOf } from "@/lib/fs/worktree-stamp";
 
 /** Finish (roll back) a checkpoint restore a closed tab left half done. Writer tab only. */
 async function recoverRestore(wsfs: WorkspaceFs, id: string): Promise<WorkspaceState["restoreRecovery"]> {
@@ -115,9 +116,16 @@ export function useWorkspace(id: string) {
         let isIgnored: ((rel: string, isDir: boolean) => boolean) | undefined;
         let changedPaths = new Set<string>();
         let ignoreRulesMayDiffer = true;
+        // The tree is read again only when the working tree may have changed since it was read:
+        // every mutation goes through the worktree stamp, which counts them (a git status or an
+        // `ls` in the terminal then costs no re-read of 10,000 entries and no re-render).
+        const stamp = worktreeStampOf(wsfs.fs);
+        let treeReadAt: number | undefined;
+        let lastTree: TreeNode[] = [];
         // `change`: what the journal saw; none after a git command, another tab, a button.
-        const refresh = async (change?: WorkingTreeChange) => {
-          if (change) {
+        const refresh = async (change?: WorkingTreeChange | "elsewhere") => {
+          if (change === "elsewhere") treeReadAt = undefined;
+          else if (change) {
             for (const p of change.paths) changedPaths.add(p);
             if (change.removedOrMoved || change.paths.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) ignoreRulesMayDiffer = true;
           }
@@ -134,12 +142,18 @@ export function useWorkspace(id: string) {
                 changedPaths = new Set();
                 const rulesMayDiffer = ignoreRulesMayDiffer;
                 ignoreRulesMayDiffer = false;
-                const tree = await readTree(wsfs);
-                markOnce("tabula:tree-read");
-                // The tree shows at once; git's colours and branch follow when status is done.
-                if (!cancelled) setState((s) => (s ? { ...s, tree, loaded: { ...s.loaded, tree: true } } : s));
-                // Let the tree be drawn before status starts reading the whole working tree.
-                await afterPaint();
+                const mutations = stamp && stamp.inflight === 0 ? stamp.mutations : undefined;
+                const treeMayDiffer = treeReadAt === undefined || mutations === undefined || mutations !== treeReadAt || paths.length > 0;
+                let tree = lastTree;
+                if (treeMayDiffer) {
+                  treeReadAt = mutations;
+                  tree = lastTree = await readTree(wsfs);
+                  markOnce("tabula:tree-read");
+                  // The tree shows at once; git's colours and branch follow when status is done.
+                  if (!cancelled) setState((s) => (s ? { ...s, tree, loaded: { ...s.loaded, tree: true } } : s));
+                  // Let the tree be drawn before status starts reading the whole working tree.
+                  await afterPaint();
+                }
                 let decorations = new Map<string, GitDecoration>();
                 let branch: string | undefined;
                 let pass: { full: boolean; paths?: number } = { full: true };
@@ -147,6 +161,13 @@ export function useWorkspace(id: string) {
                 try {
                   const status = await tracker.update({ changed: paths, readOnly: repo.readOnly });
                   pass = { full: status.full, paths: status.paths?.length };
+                  if (!treeMayDiffer && !status.full && status.paths?.length === 0) {
+                    // Nothing changed but perhaps the branch (a git command): keep the colours.
+                    const now = await currentBranch(repo);
+                    markOnce("tabula:status-end", pass);
+                    if (!cancelled) setState((s) => (s && s.branch !== now ? { ...s, branch: now } : s));
+                    continue;
+                  }
                   // The ignore rules are read again (a walk of every folder) only when they may differ.
                   if (status.full || rulesMayDiffer || !isIgnored) isIgnored = await createIgnoreMatcher(repo);
                   decorations = gitDecorations(status.entries, await collectIgnored(tree, isIgnored!));
@@ -189,7 +210,7 @@ export function useWorkspace(id: string) {
           wsfs.journal.markUnknown();
           // Another tab's writes went through its own fs object, not through this tab's stamp.
           tracker.invalidate();
-          await refresh();
+          await refresh("elsewhere");
           await docs.refresh(paths.length ? paths : "all");
         });
         const offRole = coord.onRoleChange((r) => {

@@ -91,6 +91,11 @@ export class WorktreeStamp {
     return this.mutationCount;
   }
 
+  /** Mutations begun and not yet ended. */
+  get inflight(): number {
+    return this.inflightCount;
+  }
+
   /** Workspace-relative path of `abs`, or null when it is outside the working tree (or in .git). */
   relOf(abs: string): string | null {
     const root = this.dir === "/" ? "" : this.dir;

@@ -7,6 +7,7 @@
  */
 import { GitIndexManager } from "isomorphic-git/managers";
 import { FileSystem } from "isomorphic-git/models";
+import { hasUnmergedEntries } from "./index-scan";
 
 export type StageEntry = { oid: string; mode: number };
 
@@ -37,6 +38,8 @@ function acquire<T>(args: IndexArgs, fn: (index: RawIndex) => T | Promise<T>): P
 
 /** The unmerged paths of the index with their stages, sorted by path. */
 export async function unmergedEntries(args: IndexArgs): Promise<Map<string, UnmergedStages>> {
+  // The usual answer, none, without building the whole index model.
+  if (!(await hasUnmergedEntries(args.fs as Parameters<typeof hasUnmergedEntries>[0], args.gitdir))) return new Map();
   return acquire(args, (index) => {
     const out = new Map<string, UnmergedStages>();
     for (const path of [...index.unmergedPaths].sort()) {
@@ -67,35 +70,4 @@ export async function updateIndex(args: IndexArgs, updates: readonly IndexUpdate
       }
     }
   });
-}
-
-/**
- * Whether .git/index holds any unmerged (stage 1–3) entry: a scan of the entries' flags alone,
- * cheap enough to ask before every status walk (isomorphic-git's stat-cache refresh must not
- * run then: it would write a stage-0 entry over a conflicted path whose file matches a stage).
- */
-export async function hasUnmergedEntries(fs: { promises: { readFile(path: string): Promise<unknown> } }, gitdir: string): Promise<boolean> {
-  let buf: Uint8Array;
-  try {
-    buf = (await fs.promises.readFile(`${gitdir}/index`)) as Uint8Array;
-  } catch {
-    return false;
-  }
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf.length < 12 || view.getUint32(0) !== 0x44495243) return false; // "DIRC"
-  const version = view.getUint32(4);
-  if (version !== 2 && version !== 3) return false;
-  const count = view.getUint32(8);
-  let at = 12;
-  for (let i = 0; i < count && at + 62 <= buf.length; i++) {
-    const flags = view.getUint16(at + 60);
-    if ((flags >> 12) & 0b11) return true;
-    const extended = version === 3 && (flags & 0x4000) !== 0;
-    const pathStart = at + 62 + (extended ? 2 : 0);
-    let end = pathStart;
-    while (end < buf.length && buf[end] !== 0) end++;
-    // Entries are NUL-padded to a multiple of 8 bytes.
-    at += Math.ceil((end - at + 1) / 8) * 8;
-  }
-  return false;
 }

@@ -11,7 +11,7 @@
 import git, { type WalkerEntry } from "isomorphic-git";
 import { timeSlicer } from "../scheduling/time-slice";
 import { IgnoreRules } from "./ignore";
-import { hasUnmergedEntries } from "./merge-index";
+import { hasUnmergedEntries } from "./index-scan";
 import { compareStrings, gitArgs, repoPath, type GitRepo } from "./types";
 
 export type StatusEntry = {

@@ -2,7 +2,7 @@
  * Status data (staged renames paired, untracked directories collapsed) and its long and short
  * renderings: shared by status, commit and stash.
  */
-import git from "isomorphic-git";
+import { indexPaths } from "../../git/index-scan";
 import { trackingSentence, type Tracking } from "../../git/remote-ahead-behind";
 import type { StatusEntry } from "../../git/status";
 import type { UnmergedStages } from "../../git/merge-index";
@@ -166,10 +166,10 @@ async function pairRenames(ctx: GitContext, entries: StatusEntry[], byPath: Map<
 /** `-unormal`: an untracked directory with no tracked file inside is shown once, as "dir/". */
 export async function collapseUntracked(ctx: GitContext, files: string[]): Promise<string[]> {
   if (files.length === 0) return [];
-  // Only the index's paths are needed: isomorphic-git's listing parses the index, where a walk
-  // of it (WorkTree.index, with ids and modes) takes most of a second at 10,000 files.
-  // (No shared cache: this command may have just written the index within the same millisecond.)
-  const tracked = (await git.listFiles({ fs: ctx.repo.iso.fs, dir: ctx.repo.dir, gitdir: ctx.repo.gitdir })).filter((p) => !ctx.repo.isHidden(p));
+  // Only the index's paths are needed: read them alone, where a walk of the index
+  // (WorkTree.index, with ids and modes) takes most of a second at 10,000 files.
+  const paths = (await indexPaths(ctx.repo.fs, ctx.repo.gitdir)) ?? [...(await ctx.work.index()).keys()];
+  const tracked = paths.filter((p) => !ctx.repo.isHidden(p));
   const trackedDirs = new Set<string>();
   for (const p of tracked) {
     let i = p.indexOf("/");
