@@ -88,7 +88,7 @@ export class RefStore {
         this.cache.delete(name);
         return;
       }
-      this.knownDirs.clear(); // a directory went behind the cache: atomicWrite makes it again
+      // Only flushed: written after, as below (a directory gone behind the cache is made again there).
     } else await writer.flush();
     await this.write(name, oid);
   }

@@ -11,6 +11,7 @@ import type { IsoFs } from "../../lib/fs/types";
 import { statusAll, type StatusEntry } from "../../lib/git/status";
 import { StatusTracker, statusTrackerFor } from "../../lib/git/status-tracker";
 import { withWorktreeStamp } from "../../lib/fs/worktree-stamp";
+import { prng } from "../checkpoints/sweep";
 import { nativeGit, nativeStatus } from "./helpers";
 
 const fmt = (entries: StatusEntry[]) => entries.map((e) => `${e.index}${e.worktree} ${e.path}`);
@@ -18,17 +19,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) nodeFs.rmSync(d, { recursive: true, force: true });
 });
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function repo(): { dir: string; fs: IsoFs } {
   const dir = nodeFs.mkdtempSync(path.join(os.tmpdir(), "tabula-status-tracker-"));

@@ -17,23 +17,13 @@ import { withWorktreeStamp } from "../../lib/fs/worktree-stamp";
 import { statusTrackerFor } from "../../lib/git/status-tracker";
 import { createShell } from "../../lib/shell";
 import { testDefenseInDepth } from "../helpers/defense-in-depth";
+import { prng } from "../checkpoints/sweep";
 import { gitEnv, native, nativeEnv, tick } from "./helpers";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function stampedWorkspace() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-status-tracked-"));
