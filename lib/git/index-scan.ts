@@ -8,7 +8,7 @@
 
 type Fs = { promises: { readFile(path: string): Promise<unknown> } };
 
-/** Each entry's path bytes' bounds and its stage, in index order; undefined if not an index git writes by default. */
+/** Each entry's path bytes' bounds and its stage, in index order (`buf` is a version 2 or 3 index: readIndex checked). */
 function* entries(buf: Uint8Array): Generator<{ stage: number; pathStart: number; pathEnd: number }, void, undefined> {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const version = view.getUint32(4);
