@@ -35,6 +35,7 @@ import { useWaitingTitle } from "./useWaitingTitle";
 import { RulesSettings } from "./RulesSettings";
 import { useMentionSupport } from "./useMentionSupport";
 import { useOrchestrationView } from "@/components/orchestrate/useOrchestrationView";
+import { SubAgentLink, subAgentTitle } from "@/components/orchestrate/SubAgentLink";
 
 /** Download the session as a git bundle (its checkpoints, a snapshot of now, the transcript, the branch). */
 async function exportSession(session: AgentSession, ws: ReturnType<typeof checkpointWorkspace>) {
@@ -334,6 +335,7 @@ export default function AgentPanel(props: {
           onOpenFile={props.openFile}
           onOpenDiff={props.openEditDiff}
           renderProposal={orchestration.renderProposal}
+          renderAfterTool={(c) => (c.toolName === "delegate" ? <SubAgentLink registry={agent.children} parentId={session.id} toolCallId={c.toolCallId} title={subAgentTitle(c.input)} /> : null)}
           renderAfterPlan={orchestration.renderTeam}
           onPlanDecision={(d, toolCallId) => {
             if (d.kind === "team") orchestration.runPlan(toolCallId, d.plan);

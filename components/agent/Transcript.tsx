@@ -22,6 +22,8 @@ export function Transcript(props: {
   renderAfterPlan?: (toolCallId: string) => ReactNode;
   /** A propose_orchestration call that was accepted: its card (the panel holds the inbox that answers it). */
   renderProposal?: (call: ToolCallPart, result: ToolResultPart) => ReactNode;
+  /** What shows under a tool call's row (a sub-agent's transcript link under a delegate call). */
+  renderAfterTool?: (call: ToolCallPart) => ReactNode;
   /** Someone else's conversation shown for reading (a team member's): no Edit, Fork or plan decisions. */
   readOnly?: boolean;
   /** The log's accessible name (default "Agent transcript"). */
@@ -206,7 +208,10 @@ export function Transcript(props: {
                 <Markdown text={String((c.input as { summary?: unknown })?.summary ?? "")} />
               </div>
             ) : (
-              <ToolRow key={c.toolCallId} call={c} result={results.get(c.toolCallId) ?? live.finishedTools.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} onOpenDiff={props.onOpenDiff} />
+              <Fragment key={c.toolCallId}>
+                <ToolRow call={c} result={results.get(c.toolCallId) ?? live.finishedTools.get(c.toolCallId)} running={live.runningTools.has(c.toolCallId)} onOpenFile={props.onOpenFile} onOpenDiff={props.onOpenDiff} />
+                {props.renderAfterTool?.(c)}
+              </Fragment>
             ),
           )}
         </div>
@@ -245,9 +250,15 @@ export function Transcript(props: {
       ))}
       {[...live.runningTools.values()]
         .filter((t) => !session.state.messages.some((m) => toolCallsOf(m).some((c) => c.toolCallId === t.toolCallId)))
-        .map((t) => (
-          <ToolRow key={t.toolCallId} call={{ type: "tool-call", toolCallId: t.toolCallId, toolName: t.toolName, input: t.input }} running onOpenFile={props.onOpenFile} />
-        ))}
+        .map((t) => {
+          const call: ToolCallPart = { type: "tool-call", toolCallId: t.toolCallId, toolName: t.toolName, input: t.input };
+          return (
+            <Fragment key={t.toolCallId}>
+              <ToolRow call={call} running onOpenFile={props.onOpenFile} />
+              {props.renderAfterTool?.(call)}
+            </Fragment>
+          );
+        })}
       {live.notices.map((n) =>
         n.type === "checkpoint-created" ? (
           <div key={n.seq} className="notice-line" data-testid="checkpoint-notice">

@@ -6,7 +6,7 @@ import { createBrowserAgentDeps, type AgentMode, type AgentSession, type Session
 import type { ImageAttachment } from "@/lib/agent/images";
 import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
-import { SessionStore, attachAutosave, searchSessions, type SearchableSession, type SessionMeta } from "@/lib/sessions";
+import { ChildSessions, SessionStore, attachAutosave, searchSessions, type SearchableSession, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
 import { DEFAULT_ORCHESTRATION_CAP, modedChildFactory } from "@/lib/orchestrate";
 import { Orchestrations } from "@/components/orchestrate/orchestrations";
@@ -48,15 +48,35 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
   // The workspace object changes on every refresh; the subscription must not (it would reset the live state).
   const wsRef = useRef(ws);
   wsRef.current = ws;
+  // Sub-agents and team members: saved as they run, found again by their parent's call after a reload.
+  const children = useMemo(
+    () =>
+      new ChildSessions(store, ws.meta.id, {
+        hydrate: (data) => createModedSession({ deps, model: settings.modelSource(), workspaceId: ws.meta.id }, data),
+        onSaveError: (e) => setError(`Could not save a sub-agent's session: ${(e as Error).message}`),
+      }),
+    [store, deps, settings, ws.meta.id],
+  );
+  useEffect(() => () => void children.dispose(), [children]);
   // The proposal inbox lives here, in the UI: sessions get only its submitting side.
   const orchestrations = useMemo(
     () =>
       new Orchestrations(async (parent) => {
         await settings.load();
         // Children ask for approval as the parent would (its settings now); their transcripts open from the Team view.
-        return modedChildFactory({ deps, workspaceId: ws.meta.id, model: () => settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, checkpointEachCall: true, approvals: parent.state.approvals });
+        return modedChildFactory({
+          deps,
+          workspaceId: ws.meta.id,
+          model: () => settings.modelSource(),
+          prices: await settings.prices(),
+          redact: settings.redact,
+          checkpointRunEnd: true,
+          checkpointEachCall: true,
+          approvals: parent.state.approvals,
+          setup: (child) => children.adopt(child),
+        });
       }, () => void wsRef.current.refresh()),
-    [deps, settings, ws.meta.id],
+    [deps, settings, ws.meta.id, children],
   );
   useEffect(() => () => orchestrations.stopAll(), [orchestrations]);
 
@@ -69,10 +89,28 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
       const context = { resolveMentions: (prompt: string) => resolveMentionsIn(prompt, sources), workspaceRules: workspaceRulesFor(deps, wsRef.current.meta, activePath) };
       // checkpointRunEnd: the timeline tells the agent's changes from edits made by hand between runs;
       // checkpointEachCall: a point after each file-changing call, to scrub and undo step by step.
-      const common = { deps, model: settings.modelSource(), prices: await settings.prices(), redact: settings.redact, checkpointRunEnd: true, checkpointEachCall: true, ...context };
-      return createModedSession({ ...common, workspaceId: ws.meta.id }, data, { proposals: orchestrations.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP });
+      const prices = await settings.prices();
+      const common = { deps, model: settings.modelSource(), prices, redact: settings.redact, checkpointRunEnd: true, checkpointEachCall: true, ...context };
+      // Agent mode's sub-agents: sessions of their own, checkpointed like any run, asking for
+      // approval as the parent would (its settings when the child starts), their cost charged to the parent.
+      let parent: AgentSession | undefined;
+      const createChild = modedChildFactory({
+        deps,
+        workspaceId: ws.meta.id,
+        model: () => settings.modelSource(),
+        prices,
+        redact: settings.redact,
+        checkpointRunEnd: true,
+        checkpointEachCall: true,
+        setup: (child) => {
+          if (parent) child.configure({ approvals: parent.state.approvals });
+          children.adopt(child);
+        },
+      });
+      parent = createModedSession({ ...common, workspaceId: ws.meta.id }, data, { proposals: orchestrations.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP, delegate: { createChild } });
+      return parent;
     },
-    [deps, settings, ws.meta.id, orchestrations],
+    [deps, settings, ws.meta.id, orchestrations, children],
   );
 
   const describeModel = useCallback(
@@ -269,7 +307,7 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
 
   const clearError = useCallback(() => setError(undefined), []);
 
-  return { session, live, orchestrations, modelLabel, fork, forkAndRerun, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  return { session, live, orchestrations, children, modelLabel, fork, forkAndRerun, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;

@@ -77,7 +77,7 @@ export class Orchestrations {
   }
 
   private launch(parent: AgentSession, approved: PendingProposal, createChild: ChildFactory, callId = approved.toolCallId): Team {
-    const team = teamFromApproved(approved, { parent, createChild });
+    const team = teamFromApproved(approved, { parent, createChild, toolCallId: callId });
     this.teams.set(callId, team);
     parent.steer(proposalApprovedNotice(team.plan.tasks.length));
     void team.start().then(() => this.onTeamEnd?.());

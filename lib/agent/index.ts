@@ -57,7 +57,7 @@
  * apiKey: "test" }, "claude-sonnet-4-5")`.
  */
 export { AgentSession, ALL_TOOLS_SURFACE, toolSpec } from "./session";
-export type { AgentSessionOptions, ApprovalSettingsPatch, ConversationSnapshot, SessionData, SessionSettingsPatch, SessionState, SlashCommand, SlashCommandResult, ToolSurface, RunRecord } from "./session";
+export type { AgentSessionOptions, ApprovalSettingsPatch, ConversationSnapshot, SessionData, SessionParent, SessionSettingsPatch, SessionState, SlashCommand, SlashCommandResult, ToolSurface, RunRecord } from "./session";
 export * from "./events";
 export * from "./types";
 export {

@@ -26,6 +26,7 @@ export function toSessionData(core: SessionCore): SessionData {
   if (core.compaction) data.compaction = { ...core.compaction };
   if (core.lastModel) data.model = { ...core.lastModel };
   if (core.forkedFrom) data.forkedFrom = { ...core.forkedFrom };
+  if (core.parent) data.parent = { ...core.parent };
   if (Object.keys(core.findingStatus).length) data.findingStatus = { ...core.findingStatus };
   return data;
 }
@@ -42,6 +43,7 @@ export function restoreSessionData(core: SessionCore, data: SessionData): void {
   core.compaction = data.compaction;
   core.lastModel = data.model;
   core.forkedFrom = data.forkedFrom;
+  core.parent = data.parent ? { ...data.parent } : undefined;
   core.findingStatus = { ...(data.findingStatus ?? {}) };
 }
 

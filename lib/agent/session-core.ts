@@ -18,7 +18,7 @@ import type { AgentMessage } from "./messages";
 import type { ModelSource } from "./model-handle";
 import type { PriceTable } from "./pricing";
 import type { RuleSource } from "./prompt";
-import type { AgentSessionOptions, ApprovalSettingsPatch, FindingStatus, RunRecord, ToolSurface } from "./session-types";
+import type { AgentSessionOptions, ApprovalSettingsPatch, FindingStatus, RunRecord, SessionParent, ToolSurface } from "./session-types";
 import { AGENT_MODES, DEFAULT_APPROVALS, emptyUsage, type AgentDeps, type AgentMode, type ApprovalSettings, type CheckpointEntry, type UsageTotals } from "./types";
 
 export const ALL_TOOLS_SURFACE: ToolSurface = (_mode, tools) => tools;
@@ -73,6 +73,7 @@ export class SessionCore {
   compaction?: CompactionState;
   lastModel?: { provider?: string; modelId: string };
   forkedFrom?: { sessionId: string; messageId: string };
+  parent?: SessionParent;
   findingStatus: Record<string, FindingStatus> = {};
 
   modelSource: ModelSource;
@@ -98,6 +99,7 @@ export class SessionCore {
     this.id = options.id ?? newSessionId(this.now());
     this.workspaceId = options.workspaceId;
     this.title = options.title ?? "";
+    if (options.parent) this.parent = { ...options.parent };
     this.mode = options.mode ?? "act";
     this.createdAt = this.now();
     this.updatedAt = this.createdAt;

@@ -54,11 +54,16 @@ export type SessionData = {
   model?: { provider?: string; modelId: string };
   /** Forked from (session id, message id). */
   forkedFrom?: { sessionId: string; messageId: string };
+  /** A sub-agent's or team member's session: the session and the tool call that started it. */
+  parent?: SessionParent;
   /** What the user decided about review findings, by finding id (absent: open). */
   findingStatus?: Record<string, FindingStatus>;
 };
 
 export type FindingStatus = "resolved" | "dismissed";
+
+/** Where a child session came from: its parent session and the call (delegate, a team's proposal or plan) that made it. */
+export type SessionParent = { sessionId: string; toolCallId: string };
 
 /** The conversation as it was, to undo a rewind. */
 export type ConversationSnapshot = { messages: AgentMessage[]; compaction?: CompactionState };
@@ -103,6 +108,8 @@ export type AgentSessionOptions = {
   id?: string;
   title?: string;
   mode?: AgentMode;
+  /** A child session's parent (kept with its data; history lists show only top-level sessions). */
+  parent?: SessionParent;
   /** Default: builtinTools(). */
   tools?: ToolDefinition[];
   /** Default: every tool in every mode. */

@@ -30,7 +30,7 @@ import { assertSessionData, restoreSessionData, toSessionData } from "./persiste
 import { RunCheckpoints } from "./run-checkpoints";
 import { RunLoop } from "./run-loop";
 import { SessionCore } from "./session-core";
-import type { AgentSessionOptions, FindingStatus, SessionData, SessionSettingsPatch, SessionState } from "./session-types";
+import type { AgentSessionOptions, FindingStatus, SessionData, SessionParent, SessionSettingsPatch, SessionState } from "./session-types";
 import { SlashCommands } from "./slash-commands";
 import { ToolPipeline } from "./tool-pipeline";
 import type { AgentDeps, AgentMode, RunResult } from "./types";
@@ -44,6 +44,7 @@ export type {
   ConversationSnapshot,
   RunRecord,
   SessionData,
+  SessionParent,
   SessionSettingsPatch,
   SessionState,
   ToolSurface,
@@ -79,7 +80,7 @@ export class AgentSession {
     core.policyHooks.register(budget.hooks());
     core.policyHooks.register(loopGuardHooks(core, this.interactions));
     core.policyHooks.register(checkpoints.hooks());
-    const pipeline = new ToolPipeline(core, this.interactions);
+    const pipeline = new ToolPipeline(core, this.interactions, budget);
     this.loop = new RunLoop(core, { pipeline, interactions: this.interactions, checkpoints, budget });
     this.history = new SessionHistory(core, checkpoints, budget, (prompt, opts) => this.run(prompt, opts));
     this.extensions = new SessionExtensions(core, this.commands);
@@ -99,6 +100,11 @@ export class AgentSession {
     });
     restoreSessionData(s.core, data);
     return s;
+  }
+
+  /** A child session's parent (a sub-agent's, a team member's); undefined for a top-level session. */
+  get parent(): SessionParent | undefined {
+    return this.core.parent ? { ...this.core.parent } : undefined;
   }
 
   /** The persisted form (lib/sessions stores it); no secrets. */

@@ -18,6 +18,7 @@ import { suggestPrefix } from "./approvals";
 import { abortError } from "./errors";
 import type { AfterToolDecision, BeforeToolDecision, HookFailure } from "./hooks";
 import type { Interactions } from "./interactions";
+import type { Budget } from "./budget";
 import type { ToolCallStatus, ToolResultPart } from "./messages";
 import { firstLine, type RunState, type SessionCore } from "./session-core";
 import type { AgentMode, ShellLike } from "./types";
@@ -51,6 +52,7 @@ export class ToolPipeline {
   constructor(
     private readonly core: SessionCore,
     private readonly interactions: Interactions,
+    private readonly budget?: Pick<Budget, "charge">,
   ) {}
 
   /** Run one call. Throws only an abort (the user stopped the run) or a policy's fatal error. */
@@ -347,6 +349,8 @@ export class ToolPipeline {
       preview: core.deps.preview,
       ask: (q) => this.interactions.askUser(state, toolCallId, q),
       setMode: (mode) => core.setMode(mode as AgentMode),
+      chargeUsage: (usage) => this.budget?.charge(state, usage),
+      usdLeft: () => (core.budgetUsd === undefined ? undefined : core.budgetUsd - (core.usage.costUsd ?? 0)),
     };
   }
 

@@ -9,7 +9,9 @@
  * read tools), so delegating needs no approval. A writing child (`write: true`, an Act-mode
  * child) is asked about like any edit, and is refused outright in read-only modes (its call
  * has the file-write effect). Each child is a session like any other: its runs are
- * checkpointed, and it may spend only what is left of the parent's budget.
+ * checkpointed, it is linked to the parent's call (`parent`: its transcript opens from the row),
+ * and what it spends is charged to the parent as it is spent — the parent's cost shows it, and
+ * when the parent's budget is used up (by any of its children) the child is stopped.
  *
  * Framework-free.
  */
@@ -36,7 +38,7 @@ export type DelegateInput = z.output<typeof delegateInput>;
 
 export type DelegateOptions = {
   createChild: ChildFactory;
-  /** Dollars the parent has left (a child may spend no more); undefined: no cap. */
+  /** Dollars the parent has left (a child may spend no more); default: the parent session's own budget. */
   budgetLeft?: () => number | undefined;
 };
 
@@ -61,25 +63,41 @@ export function createDelegateTool(opts: DelegateOptions): ToolDefinition<Delega
       // The random tail keeps ids apart across reloads (the counter starts again), so child checkpoints never share refs.
       const id = `${ctx.sessionId.replace(/[^A-Za-z0-9]/g, "")}d${n}${randomId(4)}`;
       const title = input.title ?? input.brief.replace(/\s+/g, " ").slice(0, 60);
-      const budget = opts.budgetLeft?.();
+      const left = () => (opts.budgetLeft ? opts.budgetLeft() : ctx.usdLeft?.());
+      const budget = left();
       const child = opts.createChild({
         id,
         key: ctx.toolCallId,
         title,
         mode: input.write ? "act" : "plan",
         tools: input.tools ?? (input.write ? [...EXPLORER_TOOLS, "editor", "apply_patch"] : EXPLORER_TOOLS),
+        parent: { sessionId: ctx.sessionId, toolCallId: ctx.toolCallId },
         ...(budget === undefined ? {} : { budgetUsd: Math.max(0, budget) }),
+      });
+      let outOfBudget = false;
+      const offUsage = child.subscribe((e) => {
+        if (e.type !== "usage") return;
+        ctx.chargeUsage?.(e.step);
+        const now = left();
+        if (now !== undefined && now <= 0 && !outOfBudget) {
+          outOfBudget = true;
+          child.stop();
+        }
       });
       const onAbort = () => child.stop();
       ctx.signal.addEventListener("abort", onAbort, { once: true });
       try {
         const result = await child.run(`${input.brief.trim()}\n\nWhen you are done, answer with your findings or what you did: your answer is handed back as is.`);
         const data = { childSessionId: child.id, status: result.status, usage: result.usage };
+        if (outOfBudget && result.status !== "completed") {
+          return { output: `The sub-agent was stopped: this session's budget is used up.${result.summary ? ` Its last words: ${result.summary}` : ""}`, isError: true, summary: "Sub-agent stopped: budget reached", data };
+        }
         if (result.status !== "completed") {
           return { output: `The sub-agent did not finish (${result.reason ?? result.status}).${result.summary ? ` Its last words: ${result.summary}` : ""}`, isError: true, summary: `Sub-agent ${result.status}`, data };
         }
         return { output: result.summary ?? "(The sub-agent gave no answer.)", summary: `Sub-agent: ${title}`, data };
       } finally {
+        offUsage();
         ctx.signal.removeEventListener("abort", onAbort);
       }
     },

@@ -13,12 +13,13 @@ import { Team, type ChildFactory, type TeamOptions } from "./team";
 /** A team for a proposal the operator approved (`inbox.approve(id)`'s result); call `start()` on it. */
 export function teamFromApproved(
   approved: PendingProposal,
-  opts: { parent: Pick<AgentSession, "steer">; createChild: ChildFactory } & Pick<TeamOptions, "setTimer" | "clearTimer">,
+  opts: { parent: Pick<AgentSession, "steer" | "id">; createChild: ChildFactory; toolCallId?: string } & Pick<TeamOptions, "setTimer" | "clearTimer">,
 ): Team {
   // Only the operator's answer in the UI (ProposalInbox.approve) yields an approval.
   if (!isIssuedApproval(approved)) throw new Error(`Proposal "${approved.id}" was not approved by the operator: only an approval from the inbox becomes a team`);
   const plan = materialise(approved.proposal, approved.id);
-  return new Team({ plan, createChild: opts.createChild, post: (text) => opts.parent.steer(text), setTimer: opts.setTimer, clearTimer: opts.clearTimer });
+  const parent = { sessionId: opts.parent.id, toolCallId: opts.toolCallId ?? approved.toolCallId };
+  return new Team({ plan, createChild: opts.createChild, post: (text) => opts.parent.steer(text), parent, setTimer: opts.setTimer, clearTimer: opts.clearTimer });
 }
 
 /** What the agent is told when the operator rejected its proposal (steer it into the parent session). */

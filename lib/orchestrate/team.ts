@@ -21,6 +21,7 @@ import type { ToolPolicy } from "../modes/policy";
 import { pinnedToolNames } from "../modes/profiles";
 import { modeSessionOptions } from "../modes/session";
 import type { AgentMode, CheckpointEntry, UsageTotals } from "../agent/types";
+import type { SessionParent } from "../agent/session-types";
 import type { ModelSource } from "../agent/model-handle";
 import { synthesisPrompt, taskPrompt, type TeamPlan } from "./materialise";
 import type { ChildMode } from "./proposal";
@@ -40,6 +41,8 @@ export type ChildSpec = {
   tools: readonly string[];
   /** Dollars this child may spend: what is left of the team's (or the parent's) budget when it starts; undefined: no cap. */
   budgetUsd?: number;
+  /** The session and call that made this child (a delegate call); a team's factory adds its own. */
+  parent?: SessionParent;
 };
 
 export type ChildFactory = (spec: ChildSpec) => AgentSession;
@@ -80,6 +83,8 @@ export type TeamOptions = {
   createChild: ChildFactory;
   /** Adds text to the parent conversation (AgentSession.steer): the synthesis, or why the team did not finish. */
   post: (text: string) => void;
+  /** The parent session and the call (proposal or plan) the team answers: each child is linked to it. */
+  parent?: SessionParent;
   /** Timers for the wall time (tests pass their own). */
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
@@ -186,6 +191,7 @@ export class Team {
       : { id: s.sessionId, key, title: `${plan.goal.slice(0, 60)} · synthesis`, mode: s.mode, tools: s.role.tools, budgetUsd: Math.max(0, usdLeft) };
     const role = task ? task.role : s.role;
     if (role.model) spec.model = role.model;
+    if (this.opts.parent) spec.parent = { ...this.opts.parent };
     this.schedule.start(key);
     let child: AgentSession;
     try {
@@ -347,6 +353,7 @@ export function modedChildFactory(base: ChildSessionBase & { model: (spec: Child
       mode: spec.mode,
       model: model(spec),
       budgetUsd: spec.budgetUsd,
+      ...(spec.parent ? { parent: spec.parent } : {}),
       ...modes,
       surface: (mode, tools) => modes.surface!(mode, tools).filter((t) => allow.has(t.name)),
       policy: allowListPolicy(modes.policy!, allow),

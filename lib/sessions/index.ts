@@ -12,3 +12,4 @@
 export { SessionStore, SESSIONS_DB, type SessionMeta, type SessionStoreOptions } from "./store";
 export { attachAutosave, type Autosave } from "./autosave";
 export { searchSessions, type SearchableSession, type SessionSearchResult, type SearchHit } from "./search";
+export { ChildSessions, type ChildSessionsOptions } from "./children";

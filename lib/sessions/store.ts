@@ -4,7 +4,7 @@
  * metadata record per session for the history list and its search. Sessions hold no keys; as a
  * last line of defence, any known secret found in the data is replaced before it is written.
  */
-import type { SessionData } from "../agent/session";
+import type { SessionData, SessionParent } from "../agent/session";
 import { textOf } from "../agent/messages";
 import { IdbConnection } from "../storage/idb-connection";
 
@@ -26,6 +26,8 @@ export type SessionMeta = {
   /** The last prompt, for the list. */
   preview: string;
   forkedFrom?: { sessionId: string; messageId: string };
+  /** A sub-agent's or team member's session: listed under its parent, not in the history. */
+  parent?: SessionParent;
 };
 
 type MetaRecord = SessionMeta & { searchText: string };
@@ -68,10 +70,11 @@ export class SessionStore {
 
   /**
    * The sessions of a workspace, most recent first. `query` matches titles and message text
-   * (case-insensitive; every word must occur).
+   * (case-insensitive; every word must occur). Child sessions (sub-agents, team members) are
+   * left out: they open from their parent's transcript (`childrenOf`).
    */
   async list(workspaceId: string, opts: { query?: string; limit?: number } = {}): Promise<SessionMeta[]> {
-    const all = (await this.db.run(META, "readonly", "Listing sessions", (tx) => tx.objectStore(META).index("workspaceId").getAll(workspaceId))) as MetaRecord[];
+    const all = (await this.metas(workspaceId)).filter((m) => !m.parent);
     const words = (opts.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
     const hits = all.filter((m) => words.every((w) => m.title.toLowerCase().includes(w) || m.searchText.includes(w)));
     hits.sort((a, b) => b.updatedAt - a.updatedAt);
@@ -81,21 +84,42 @@ export class SessionStore {
     });
   }
 
+  /** The child sessions of `parentId` (its sub-agents and team members), oldest first. */
+  async childrenOf(workspaceId: string, parentId: string): Promise<SessionMeta[]> {
+    const kids = (await this.metas(workspaceId)).filter((m) => m.parent?.sessionId === parentId);
+    kids.sort((a, b) => a.createdAt - b.createdAt);
+    return kids.map(({ searchText: _s, ...meta }) => {
+      void _s;
+      return meta;
+    });
+  }
+
+  private async metas(workspaceId: string): Promise<MetaRecord[]> {
+    return (await this.db.run(META, "readonly", "Listing sessions", (tx) => tx.objectStore(META).index("workspaceId").getAll(workspaceId))) as MetaRecord[];
+  }
+
   /** The most recently updated session of a workspace (resume after reload). */
   async latest(workspaceId: string): Promise<SessionData | undefined> {
     const [first] = await this.list(workspaceId, { limit: 1 });
     return first ? this.load(first.id) : undefined;
   }
 
+  /** Delete a session and its child sessions (a sub-agent's transcript goes with its parent's). */
   async delete(id: string): Promise<void> {
     await this.db.run([DATA, META], "readwrite", "Deleting the session", async (tx) => {
-      await Promise.all([tx.objectStore(DATA).delete(id), tx.objectStore(META).delete(id)]);
+      const meta = (await tx.objectStore(META).get(id)) as MetaRecord | undefined;
+      const ids = [id];
+      if (meta) {
+        const all = (await tx.objectStore(META).index("workspaceId").getAll(meta.workspaceId)) as MetaRecord[];
+        for (let i = 0; i < ids.length; i++) for (const m of all) if (m.parent?.sessionId === ids[i] && !ids.includes(m.id)) ids.push(m.id);
+      }
+      await Promise.all(ids.flatMap((x) => [tx.objectStore(DATA).delete(x), tx.objectStore(META).delete(x)]));
     });
   }
 
-  /** Remove every session of a workspace (when the workspace is deleted). */
+  /** Remove every session of a workspace, children included (when the workspace is deleted). */
   async deleteWorkspace(workspaceId: string): Promise<number> {
-    const metas = await this.list(workspaceId);
+    const metas = await this.metas(workspaceId);
     for (const m of metas) await this.delete(m.id);
     return metas.length;
   }
@@ -137,5 +161,6 @@ function metaOf(data: SessionData): MetaRecord {
   };
   if (data.usage.costUsd !== undefined) meta.costUsd = data.usage.costUsd;
   if (data.forkedFrom) meta.forkedFrom = data.forkedFrom;
+  if (data.parent) meta.parent = data.parent;
   return meta;
 }

@@ -128,6 +128,13 @@ export interface ToolContext {
   limits: ToolLimits;
   /** The workspace's web preview, where the session has one (the browser's workbench). */
   preview?: import("../preview/controller").PreviewService;
+  /**
+   * Add usage spent on this call's behalf (a sub-agent's model requests) to the run's and the
+   * session's meter, so the session's cost and its budget cap count it.
+   */
+  chargeUsage?(usage: import("../agent/types").UsageTotals): void;
+  /** Dollars left under the session's budget cap (undefined: no cap). */
+  usdLeft?(): number | undefined;
 }
 
 /** What a call returns. `output` is what the model reads; the rest is for the UI. */

@@ -106,6 +106,73 @@ describe("delegate", () => {
   });
 });
 
+describe("delegate: the parent pays and the parent's cap holds", () => {
+  // $ per 1M tokens: input only, so a request's least cost is its input (no output floor to reason about).
+  const prices = { "test-model": { input: 10, output: 0 } };
+
+  function paying(parentBudget: number | undefined, childTurns: ScriptedTurn[]) {
+    const ws = tempWs({ "src/a.ts": "export const a = 1;\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    const children: import("../../lib/agent/session").AgentSession[] = [];
+    const createChild = modedChildFactory({ deps: d, workspaceId: "w", prices, model: () => scripted(childTurns), setup: (s) => void children.push(s) });
+    const parentModel = scripted([
+      {
+        toolCalls: [
+          { name: "delegate", args: { brief: "Look at a", title: "explore a" } },
+          { name: "delegate", args: { brief: "Look at a again", title: "explore b" } },
+        ],
+        usage: { inputTokens: 2000, outputTokens: 1 },
+      },
+      { text: "Both answered.", usage: { inputTokens: 2000, outputTokens: 1 } },
+    ]);
+    const parent = createModedSession({ deps: d, model: parentModel, workspaceId: "w", prices, ...(parentBudget === undefined ? {} : { budgetUsd: parentBudget }) }, undefined, { delegate: { createChild } });
+    const events: AgentEvent[] = [];
+    parent.subscribe((e) => events.push(e));
+    return { parent, children, events };
+  }
+
+  it("charges each sub-agent's requests to the parent's meter as they are made, and links the child to the call", async () => {
+    const h = paying(undefined, [
+      { toolCalls: [{ name: "read_files", args: { files: [{ path: "src/a.ts" }] } }], usage: { inputTokens: 10_000, outputTokens: 5 }, delayMs: 3 },
+      { text: "a is 1", usage: { inputTokens: 15_000, outputTokens: 5 }, delayMs: 3 },
+    ]);
+    const r = await h.parent.run("Ask two sub-agents");
+    expect(r.status).toBe("completed");
+    expect(h.children).toHaveLength(2);
+    // Each child: $0.10 + $0.15; the parent's own two requests: $0.02 each.
+    for (const c of h.children) expect(c.state.usage.costUsd).toBeCloseTo(0.25, 6);
+    expect(h.parent.state.usage.costUsd).toBeCloseTo(0.04 + 0.5, 6);
+    expect(h.parent.state.usage.inputTokens).toBe(4000 + 2 * 25_000);
+    // The meter moved while the children ran (a usage event per child request, inside the parent's run).
+    const charged = h.events.filter((e) => e.type === "usage" && (e as { step: { inputTokens: number } }).step.inputTokens >= 10_000);
+    expect(charged).toHaveLength(4);
+    const calls = h.events.filter((e): e is Extract<AgentEvent, { type: "tool-call-finished" }> => e.type === "tool-call-finished");
+    expect(h.children.map((c) => c.parent)).toEqual(calls.map((c) => ({ sessionId: h.parent.id, toolCallId: expect.any(String) })));
+    expect(new Set(h.children.map((c) => c.parent!.toolCallId))).toEqual(new Set(calls.map((c) => c.toolCallId)));
+  });
+
+  it("stops every sub-agent once together they use up the parent's budget, and the parent stops there too", async () => {
+    // Each child alone stays under its own cap for three requests; together they pass the parent's at the third.
+    const turn = (n: number): ScriptedTurn => ({ toolCalls: [{ name: "list_files", args: { path: "src" } }], usage: { inputTokens: 20_000, outputTokens: 1 }, delayMs: 5 + n });
+    const h = paying(0.5, [turn(1), turn(2), turn(3), { text: "never reached", usage: { inputTokens: 20_000, outputTokens: 1 } }]);
+    const r = await h.parent.run("Ask two sub-agents");
+    const calls = h.events.filter((e): e is Extract<AgentEvent, { type: "tool-call-finished" }> => e.type === "tool-call-finished" && e.toolName === "delegate");
+    expect(calls).toHaveLength(2);
+    for (const c of calls) expect(c.status).toBe("error");
+    const sent = h.parent.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).map((c) => JSON.stringify(c.output));
+    expect(sent.every((t) => t.includes("budget is used up"))).toBe(true);
+    // $0.02 of its own, then $0.20 per child request: stopped at the third ($0.62), the other at its next ($0.82) at most.
+    const spent = h.parent.state.usage.costUsd!;
+    expect(spent).toBeGreaterThanOrEqual(0.62 - 1e-9);
+    expect(spent).toBeLessThanOrEqual(0.82 + 1e-9);
+    expect(h.children.reduce((n, c) => n + c.state.usage.costUsd!, 0) + 0.02).toBeCloseTo(spent, 6);
+    // The parent does not spend past its cap either: its next request is refused, as any over-budget request ends a run.
+    expect(r.status).toBe("aborted");
+    expect(r.reason).toMatch(/Budget reached/);
+  });
+});
+
 describe("delegate wired through the session factory", () => {
   it("is offered in Act mode only when the factory is given a child factory", async () => {
     const ws = tempWs({ "a.txt": "a\n" });

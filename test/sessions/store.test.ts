@@ -106,4 +106,37 @@ describe("session store", () => {
     expect((await store.load(s.id))!.mode).toBe("plan");
     auto.detach();
   });
+
+  it("keeps child sessions out of the history, lists them under their parent, and deletes them with it", async () => {
+    const store = new SessionStore(new IDBFactory());
+    const ws = tempWs({ "a.txt": "hello\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    const parent = new AgentSession({ deps: d, model: scripted([{ text: "parent answer" }]), workspaceId: "ws1", title: "Parent" });
+    await parent.run("go");
+    const child = new AgentSession({ deps: d, model: scripted([{ text: "child answer" }]), workspaceId: "ws1", title: "Child", parent: { sessionId: parent.id, toolCallId: "call-1" } });
+    await child.run("look around");
+    const grandchild = new AgentSession({ deps: d, model: scripted([{ text: "deeper" }]), workspaceId: "ws1", title: "Grandchild", parent: { sessionId: child.id, toolCallId: "call-9" } });
+    await grandchild.run("deeper");
+    const other = new AgentSession({ deps: d, model: scripted([{ text: "x" }]), workspaceId: "ws1", title: "Other" });
+    await other.run("x");
+    for (const s of [parent, child, grandchild, other]) await store.save(s.toJSON());
+
+    expect(child.parent).toEqual({ sessionId: parent.id, toolCallId: "call-1" });
+    const loaded = await store.load(child.id);
+    expect(loaded!.parent).toEqual({ sessionId: parent.id, toolCallId: "call-1" });
+    expect(AgentSession.fromJSON(loaded!, { deps: d, model: scripted([]) }).parent).toEqual({ sessionId: parent.id, toolCallId: "call-1" });
+
+    // The history and the resume-latest see top-level sessions only (the grandchild ran last).
+    expect((await store.list("ws1")).map((m) => m.title).sort()).toEqual(["Other", "Parent"]);
+    expect((await store.latest("ws1"))!.parent).toBeUndefined();
+    const kids = await store.childrenOf("ws1", parent.id);
+    expect(kids.map((m) => [m.title, m.parent?.toolCallId])).toEqual([["Child", "call-1"]]);
+
+    await store.delete(parent.id);
+    expect(await store.load(child.id)).toBeUndefined();
+    expect(await store.load(grandchild.id)).toBeUndefined();
+    expect(await store.load(other.id)).toBeDefined();
+    expect((await store.list("ws1")).map((m) => m.title)).toEqual(["Other"]);
+  });
 });
