@@ -67,7 +67,8 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
         return modedChildFactory({
           deps,
           workspaceId: ws.meta.id,
-          model: () => settings.modelSource(),
+          // A role's model when it names one (checked against the providers in use when proposed).
+          model: (spec) => settings.modelSourceFor(spec.model),
           prices: await settings.prices(),
           redact: settings.redact,
           checkpointRunEnd: true,
@@ -107,7 +108,12 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
           children.adopt(child);
         },
       });
-      parent = createModedSession({ ...common, workspaceId: ws.meta.id }, data, { proposals: orchestrations.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP, delegate: { createChild } });
+      parent = createModedSession({ ...common, workspaceId: ws.meta.id }, data, {
+        proposals: orchestrations.sink(),
+        cap: () => DEFAULT_ORCHESTRATION_CAP,
+        models: async () => (await settings.availableModels()).map((m) => m.modelId),
+        delegate: { createChild },
+      });
       return parent;
     },
     [deps, settings, ws.meta.id, orchestrations, children],

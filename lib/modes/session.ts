@@ -21,7 +21,13 @@ import { modeTools } from "./tools";
  * Where Orchestrate mode's proposals go and the user's limits on a team (default: the app's
  * inbox, default limits); with `delegate`, Agent mode gets the `delegate` tool over that child factory.
  */
-export type OrchestrationWiring = { proposals?: ProposalSink; cap?: () => OrchestrationCap; delegate?: DelegateOptions };
+export type OrchestrationWiring = {
+  proposals?: ProposalSink;
+  cap?: () => OrchestrationCap;
+  /** The model ids a team role may name (the providers in use); default: not checked. */
+  models?: () => readonly string[] | Promise<readonly string[]>;
+  delegate?: DelegateOptions;
+};
 
 type ModeOptionKeys = "tools" | "surface" | "policy" | "modePreamble" | "isReadOnlyMode" | "modeLabel" | "pinnedTools";
 
@@ -29,7 +35,7 @@ export function modeSessionOptions(wiring: OrchestrationWiring = {}): Pick<Agent
   let own = modeTools();
   if (wiring.proposals || wiring.cap) {
     const names = [...builtinTools(), ...own].map((t) => t.name);
-    const propose = createProposeOrchestrationTool({ sink: wiring.proposals ?? defaultProposalInbox.sink(), cap: wiring.cap, toolNames: () => names }) as ToolDefinition;
+    const propose = createProposeOrchestrationTool({ sink: wiring.proposals ?? defaultProposalInbox.sink(), cap: wiring.cap, toolNames: () => names, models: wiring.models }) as ToolDefinition;
     own = own.map((t) => (t.name === PROPOSE_ORCHESTRATION ? propose : t));
   }
   if (wiring.delegate) own = [...own, createDelegateTool(wiring.delegate) as ToolDefinition];

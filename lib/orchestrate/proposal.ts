@@ -133,6 +133,14 @@ export function unknownRoleTools(roles: readonly ProposalRole[], known: readonly
   return out;
 }
 
+/** Role models no provider in use offers. */
+export function unknownRoleModels(roles: readonly ProposalRole[], known: readonly string[]): string[] {
+  const have = new Set(known);
+  return roles
+    .filter((r) => r.model !== undefined && !have.has(r.model))
+    .map((r) => `Role "${r.name}" names model "${r.model}", which no configured provider offers (models: ${known.join(", ") || "none"}); name one of those or leave model out to use the mode's model.`);
+}
+
 /** What submitting gives back: the id of the pending proposal, or why it was refused. */
 export type SubmitOutcome = { ok: true; proposalId: string } | { ok: false; reason: string };
 
@@ -147,6 +155,8 @@ export type ProposeToolOptions = {
   cap?: () => OrchestrationCap;
   /** The tool names roles may allow (default: not checked). */
   toolNames?: () => readonly string[];
+  /** The model ids roles may name (default: not checked). */
+  models?: () => readonly string[] | Promise<readonly string[]>;
 };
 
 const description = `Propose a team of sub-agents for the user to approve. This is how Orchestrate mode delivers its result; nothing runs until the user approves it.
@@ -171,6 +181,7 @@ export function createProposeOrchestrationTool(opts: ProposeToolOptions): ToolDe
       const problems = [...budgetOverCap(input.budget, opts.cap?.() ?? DEFAULT_ORCHESTRATION_CAP)];
       const names = opts.toolNames?.();
       if (names) problems.push(...unknownRoleTools(input.roles, names));
+      if (opts.models && input.roles.some((r) => r.model !== undefined)) problems.push(...unknownRoleModels(input.roles, await opts.models()));
       if (problems.length) return errorResult(`The proposal was not accepted:\n- ${problems.join("\n- ")}\nFix it and call ${PROPOSE_ORCHESTRATION} again.`, "Proposal refused");
       const outcome = sink.submit({ sessionId: ctx.sessionId, toolCallId: ctx.toolCallId, proposal: input });
       if (!outcome.ok) return errorResult(outcome.reason, "Proposal refused");

@@ -162,6 +162,48 @@ export class ProviderSettingsStore {
     return (mode) => this.modelFor(mode, opts);
   }
 
+  /**
+   * The models a session may name (a team role's `model`): those of the providers in use — the
+   * one chosen for any mode, or one with a key — listed or chosen, by provider.
+   */
+  async availableModels(): Promise<{ providerId: string; modelId: string }[]> {
+    const s = await this.current();
+    const chosen = Object.values(s.modelByMode).filter((c): c is ModelChoice => !!c);
+    const out: { providerId: string; modelId: string }[] = [];
+    const seen = new Set<string>();
+    for (const p of s.providers) {
+      const inUse = chosen.some((c) => c.providerId === p.id) || this.hasKey(p.id);
+      if (!inUse) continue;
+      for (const modelId of [...chosen.filter((c) => c.providerId === p.id).map((c) => c.modelId), ...(p.models ?? [])]) {
+        const k = `${p.id}\u0000${modelId}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push({ providerId: p.id, modelId });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A model named by id (a team role's model), from the provider the mode uses if it offers
+   * it, else from the first provider in use that does; an id no provider in use offers is an
+   * error that says which ones there are.
+   */
+  async modelById(modelId: string, mode: AgentMode, opts: CreateModelOptions = {}): Promise<ModelHandle> {
+    const available = await this.availableModels();
+    const own = await this.choiceFor(mode);
+    const pick = available.find((m) => m.modelId === modelId && m.providerId === own.providerId) ?? available.find((m) => m.modelId === modelId);
+    if (!pick) throw new Error(`No provider in use offers the model "${modelId}" (available: ${available.map((m) => m.modelId).join(", ") || "none"}). Add it under Models, or leave the role's model out.`);
+    const p = await this.provider(pick.providerId);
+    if (!p) throw new Error(`The provider "${pick.providerId}" is not configured any more.`);
+    return createModel(p, modelId, { contextWindow: await this.contextWindow(pick.providerId, modelId), ...opts });
+  }
+
+  /** `modelSource`, or the named model when there is one (a team role's). */
+  modelSourceFor(modelId: string | undefined, opts: CreateModelOptions = {}): ModelSource {
+    return modelId ? (mode) => this.modelById(modelId, mode, opts) : this.modelSource(opts);
+  }
+
   /** The prices a session charges over the catalog: the user's, over the providers' own figures. */
   async prices(): Promise<PriceTable> {
     const s = await this.current();

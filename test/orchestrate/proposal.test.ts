@@ -86,7 +86,7 @@ describe("proposal validation", () => {
 const cleanups = cleanupList();
 afterEach(() => cleanups.run());
 
-function orchestrateSession(turns: Parameters<typeof scripted>[0], opts: { inbox?: ProposalInbox; cap?: OrchestrationCap; approvals?: Parameters<typeof createModedSession>[0]["approvals"] } = {}) {
+function orchestrateSession(turns: Parameters<typeof scripted>[0], opts: { inbox?: ProposalInbox; cap?: OrchestrationCap; approvals?: Parameters<typeof createModedSession>[0]["approvals"]; models?: () => Promise<string[]> } = {}) {
   const ws = tempWs({ "src/a.ts": "export const a = 1;\n" });
   cleanups.add(ws.cleanup);
   const inbox = opts.inbox ?? new ProposalInbox();
@@ -94,7 +94,7 @@ function orchestrateSession(turns: Parameters<typeof scripted>[0], opts: { inbox
   const session = createModedSession(
     { deps: deps(ws), model, workspaceId: "w", mode: "orchestrate", retry: { initialDelayMs: 1, maxDelayMs: 2 }, approvals: opts.approvals },
     undefined,
-    { proposals: inbox.sink(), cap: opts.cap ? () => opts.cap! : undefined },
+    { proposals: inbox.sink(), cap: opts.cap ? () => opts.cap! : undefined, models: opts.models },
   );
   const events: AgentEvent[] = [];
   session.subscribe((e) => events.push(e));
@@ -137,6 +137,18 @@ describe("propose_orchestration in a session", () => {
     expect(sent).toContain("budget.usd 3 is over the user's limit of $2: lower it to at most 2.");
     expect(sent).toContain('Role "explorer" allows unknown tool "web_search"');
     expect(s.inbox.pending()).toEqual([]);
+  });
+
+  it("refuses a role model no provider in use offers, naming those there are; a model that is offered goes through", async () => {
+    const bad = proposal();
+    bad.roles[0]!.model = "gpt-nowhere";
+    const good = proposal();
+    good.roles[0]!.model = "qwen-big";
+    const s = orchestrateSession([propose(bad), propose(good)], { models: async () => ["qwen-small", "qwen-big"] });
+    await s.session.run("go");
+    expect(s.finished().map((e) => e.status)).toEqual(["error", "ok"]);
+    expect(toolResultsSent(s.model, 1).join("\n")).toContain('Role "explorer" names model "gpt-nowhere", which no configured provider offers (models: qwen-small, qwen-big)');
+    expect(s.inbox.pending().map((p) => p.proposal.roles[0]!.model)).toEqual(["qwen-big"]);
   });
 });
 

@@ -30,7 +30,7 @@ afterEach(() => cleanups.run());
 
 type Scripts = Record<string, ScriptedTurn[]>;
 
-function teamHarness(p: Proposal, scripts: Scripts = {}, opts: { prices?: PriceTable; delayMs?: number; timers?: { fire?: () => void } } = {}) {
+function teamHarness(p: Proposal, scripts: Scripts = {}, opts: { prices?: PriceTable; delayMs?: number; timers?: { fire?: () => void }; parent?: { sessionId: string; toolCallId: string } } = {}) {
   const ws = tempWs({ "src/api.ts": "export function a() {}\n" });
   cleanups.add(ws.cleanup);
   const d = deps(ws);
@@ -54,6 +54,7 @@ function teamHarness(p: Proposal, scripts: Scripts = {}, opts: { prices?: PriceT
     plan: materialise(p, "team1"),
     createChild,
     post: (t) => posted.push(t),
+    parent: opts.parent,
     setTimer: opts.timers ? (fn) => ((opts.timers!.fire = fn), 1) : undefined,
     clearTimer: opts.timers ? () => undefined : undefined,
   });
@@ -249,6 +250,18 @@ describe("a team of child sessions", () => {
     const result = child.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).find((c) => c.type === "tool-result");
     expect(result?.ui?.status).toBe("blocked");
     expect(JSON.stringify(result?.output)).toContain("not on this team role's tool list");
+  });
+
+  it("each child is made with its role's model and linked to the parent's call", async () => {
+    const p = proposal();
+    p.roles[0]!.model = "fast-model";
+    const h = teamHarness(p, {}, { parent: { sessionId: "parent-1", toolCallId: "call-7" } });
+    await h.team.start();
+    const byKey = new Map(h.specs.map((s) => [s.key, s.model]));
+    expect(byKey.get("map-api")).toBe("fast-model");
+    expect(byKey.get("map-tests")).toBe("fast-model");
+    expect(byKey.get("write-docs")).toBeUndefined(); // the writer role names none: the mode's model
+    for (const key of ["map-api", "map-tests", "write-docs", "synthesis"]) expect(h.team.session(key)!.parent).toEqual({ sessionId: "parent-1", toolCallId: "call-7" });
   });
 });
 

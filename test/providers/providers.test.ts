@@ -61,6 +61,29 @@ describe("provider settings", () => {
     expect((await store.prices())["my-model"]).toEqual({ input: 1, output: 2 });
   });
 
+  it("a model named by id (a team role's) comes from a provider in use that offers it, the mode's own first", async () => {
+    const store = new ProviderSettingsStore(memoryStorage());
+    await store.load();
+    await store.upsertProvider({ id: "local", kind: "openai-compatible", label: "Local", baseURL: "http://127.0.0.1:9/v1", needsKey: false, models: ["qwen-small", "qwen-big"] });
+    await store.upsertProvider({ id: "other", kind: "openai-compatible", label: "Other", baseURL: "http://127.0.0.1:8/v1", needsKey: false, models: ["qwen-big"] });
+    await store.chooseModel("act", { providerId: "local", modelId: "qwen-small" });
+    // "other" is neither chosen nor keyed: not in use, so not offered.
+    expect((await store.availableModels()).filter((m) => m.providerId !== "demo")).toEqual([
+      { providerId: "local", modelId: "qwen-small" },
+      { providerId: "local", modelId: "qwen-big" },
+    ]);
+    const big = await (store.modelSourceFor("qwen-big") as (m: "act") => Promise<ModelHandle>)("act");
+    expect(big.model.modelId).toBe("qwen-big");
+    expect(big.model.provider).toContain("local");
+    // No name: the mode's model, as modelSource gives.
+    expect((await (store.modelSourceFor(undefined) as (m: "act") => Promise<ModelHandle>)("act")).model.modelId).toBe("qwen-small");
+    // A model no provider in use offers is an error naming what there is (no silent substitute).
+    await expect(store.modelById("gpt-nowhere", "act")).rejects.toThrow(/No provider in use offers the model "gpt-nowhere" \(available: .*qwen-big/);
+    await store.chooseModel("plan", { providerId: "other", modelId: "qwen-big" });
+    // The plan mode's provider offers it too: Plan-mode children take it from there.
+    expect((await store.modelById("qwen-big", "plan")).model.provider).toContain("other");
+  });
+
   it("tolerates corrupt storage", async () => {
     const store = new ProviderSettingsStore(memoryStorage({ [SETTINGS_KEY]: "{oops", [KEYS_KEY]: "nope" }));
     const s = await store.load();
