@@ -55,7 +55,7 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   await expect(task("map-greet")).toHaveAttribute("data-state", "running");
   await expect(task("map-callers")).toHaveAttribute("data-state", "waiting");
   await expect(task("map-tests")).toHaveAttribute("data-state", "waiting");
-  await expect(card.getByTestId("proposal-status")).toHaveText("Approved: running as a team.");
+  await expect(card.getByTestId("proposal-status")).toHaveText("Approved by you: the team is below.");
   await expect(task("map-greet")).toHaveAttribute("data-state", "done");
   await expect(task("map-callers")).toHaveAttribute("data-state", "done");
   await expect(task("map-tests")).toHaveAttribute("data-state", "done");
@@ -89,6 +89,22 @@ test("a proposed team runs only once approved; the Team view follows it to done 
   expect(JSON.stringify(posts[3]!.body)).toContain("GREET-REPORT");
   expect(JSON.stringify(posts[3]!.body)).not.toContain("CALLERS-REPORT");
   for (const r of ["GREET-REPORT", "CALLERS-REPORT", "TESTS-REPORT"]) expect(JSON.stringify(posts[4]!.body)).toContain(r);
+
+  // After a reload the card keeps its answer and the Team view how the team ended; a member's
+  // transcript is read back from storage; nothing runs again.
+  await page.reload();
+  await expect(transcript).toContainText("The team finished: Explain the greeting", { timeout: 30_000 });
+  await expect(card.getByTestId("proposal-status")).toHaveText("Approved by you: the team is below.");
+  await expect(card.getByRole("button", { name: "Approve & run" })).toHaveCount(0);
+  await expect(team.getByTestId("team-status")).toHaveText("done");
+  await expect(task("map-callers")).toHaveAttribute("data-state", "done");
+  await expect(team.getByTestId("team-cost")).toContainText("of 200,000 tokens");
+  await team.getByRole("button", { name: "Transcript of Find the tests" }).click();
+  const kept = page.getByRole("dialog", { name: "Transcript: Find the tests" });
+  await expect(kept).toContainText("TESTS-REPORT: no test covers greet().");
+  await kept.getByRole("button", { name: "Close" }).click();
+  await expect(team.getByRole("button", { name: "Restore files to before the team" })).toBeEnabled();
+  expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(5);
 });
 
 test("rejecting a proposal with feedback runs nothing; the model reads the feedback and proposes again", async ({ page }) => {

@@ -81,7 +81,7 @@ export default function AgentPanel(props: {
   const rc = useRunChanges(props.ws, session, tl.timeline);
   const queue = usePromptQueue(session, isBusy(live.phase), send);
   const mentions = useMentionSupport(props.ws, session);
-  const orchestration = useOrchestrationView(agent.orchestrations, session, isBusy(live.phase), send);
+  const orchestration = useOrchestrationView(agent.orchestrations, session, isBusy(live.phase), send, (id) => agent.children.byId(id));
   const checkpointWs = useMemo(() => checkpointWorkspace(props.ws), [props.ws.wsfs, props.ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [branches, setBranches] = useState<string[]>([]);
   useEffect(() => {

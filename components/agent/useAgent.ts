@@ -76,10 +76,16 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
           approvals: parent.state.approvals,
           setup: (child) => children.adopt(child),
         });
-      }, () => void wsRef.current.refresh()),
-    [deps, settings, ws.meta.id, children],
+      }, () => void wsRef.current.refresh(), store, (e) => setError(`Could not save the team's record: ${(e as Error).message}`)),
+    [deps, settings, ws.meta.id, children, store],
   );
-  useEffect(() => () => orchestrations.stopAll(), [orchestrations]);
+  useEffect(
+    () => () => {
+      orchestrations.stopAll();
+      void orchestrations.flush();
+    },
+    [orchestrations],
+  );
 
   const makeSession = useCallback(
     async (data?: Awaited<ReturnType<SessionStore["load"]>>) => {
@@ -155,7 +161,16 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
   useEffect(() => {
     if (!session) return;
     const unfollow = panel.follow(session);
+    // The cards' answers and teams of this session, as they were before a reload.
+    orchestrations.restore(session).catch((e: Error) => setError(`Could not read the session's teams: ${e.message}`));
     const autosave = attachAutosave(session, store, { onError: (e) => setError(`Could not save the session: ${(e as Error).message}`) });
+    // A reload or a closed tab: what waits for the debounce is written now (IndexedDB finishes it).
+    const onPageHide = () => {
+      void autosave.flush();
+      void children.flush();
+      void orchestrations.flush();
+    };
+    addEventListener("pagehide", onPageHide);
     const off = session.subscribe((e) => {
       switch (e.type) {
         case "approval-requested":
@@ -174,13 +189,14 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
       }
     });
     return () => {
+      removeEventListener("pagehide", onPageHide);
       session.close(); // tells plugins' SessionShutdown hooks
       off();
       unfollow();
       void autosave.flush();
       autosave.detach();
     };
-  }, [session, store, panel, refreshHistory, describeModel]);
+  }, [session, store, panel, refreshHistory, describeModel, orchestrations, children]);
 
   useEffect(() => {
     if (session) void describeModel(session.state.mode);

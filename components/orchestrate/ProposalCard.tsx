@@ -80,12 +80,12 @@ export function ProposalCard(props: {
       {!pending ? (
         <div className="muted" data-testid="proposal-status">
           {props.status === "approved"
-            ? "Approved: running as a team."
+            ? "Approved by you: the team is below."
             : props.status === "rejected"
               ? `Rejected${props.feedback ? `: ${props.feedback}` : "."}`
               : props.status === "superseded"
                 ? "Replaced by a newer proposal."
-                : "No longer waiting for an answer (proposals are not kept across a reload)."}
+                : "No longer waiting for an answer (its record was not found)."}
         </div>
       ) : rejecting ? (
         <div className="row">

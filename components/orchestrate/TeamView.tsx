@@ -1,7 +1,8 @@
 "use client";
 import { useEffect, useState } from "react";
 import { formatCost } from "@/lib/agent";
-import type { Team, TeamState, TeamTaskView } from "@/lib/orchestrate";
+import type { AgentSession } from "@/lib/agent";
+import type { TeamHandle, TeamState, TeamTaskView } from "@/lib/orchestrate";
 import { taskDepths } from "./task-depth";
 import { ChildTranscript } from "./ChildTranscript";
 import { ConfirmDialog } from "@/components/common/Dialog";
@@ -12,10 +13,13 @@ const STATUS_LABEL: Record<TeamState["status"], string> = { idle: "starting", ru
 /**
  * A running (or finished) team: each task with its state and reason, its cost, its child's
  * transcript one click away, Stop per task and Stop all; the team's cost against its budget.
- * It renders the team's state (`team.subscribe`) and forwards the clicks to the team.
+ * It renders the team's state (`team.subscribe`) and forwards the clicks to the team. A team
+ * read back after a reload has no live children: their transcripts come from storage.
  */
 export function TeamView(props: {
-  team: Team;
+  team: TeamHandle;
+  /** A member's session read back from storage, by its id. */
+  openChild: (sessionId: string) => Promise<AgentSession | undefined>;
   /** The parent is idle: its files may be restored. */
   canRestore: boolean;
   onRestore: () => Promise<{ txid: string; changed: number }>;
@@ -26,7 +30,8 @@ export function TeamView(props: {
   const [restored, setRestored] = useState<{ txid: string; changed: number }>();
   const [restoreError, setRestoreError] = useState<string>();
   const [state, setState] = useState<TeamState>(() => team.state);
-  const [open, setOpen] = useState<string>();
+  const [open, setOpen] = useState<{ title: string; session: AgentSession }>();
+  const [openError, setOpenError] = useState<string>();
   useEffect(() => {
     setState(team.state);
     return team.subscribe(setState);
@@ -44,7 +49,12 @@ export function TeamView(props: {
   const depth = taskDepths(state.tasks);
   const titleOf = new Map(state.tasks.map((t) => [t.key, t.title]));
   const running = state.status === "running" || state.status === "idle";
-  const openSession = open ? team.session(open) : undefined;
+  const openTranscript = async (t: TeamTaskView) => {
+    setOpenError(undefined);
+    const session = team.session(t.key) ?? (t.sessionId ? await props.openChild(t.sessionId) : undefined);
+    if (session) setOpen({ title: t.title, session });
+    else setOpenError(`The transcript of ${t.title} was not kept.`);
+  };
   const needsYou = (t: TeamTaskView) => {
     const pending = t.state === "running" ? team.session(t.key)?.state.pending : undefined;
     return !!pending && pending.approvals.length + pending.questions.length > 0;
@@ -66,7 +76,7 @@ export function TeamView(props: {
           {t.cost.tokens.toLocaleString("en-US")} tokens · {formatCost(t.cost.usd)}
         </span>
         <span className="spacer" />
-        <button className="link" disabled={!t.sessionId} onClick={() => setOpen(t.key)} aria-label={`Transcript of ${t.title}`}>
+        <button className="link" disabled={!t.sessionId} onClick={() => void openTranscript(t)} aria-label={`Transcript of ${t.title}`}>
           Transcript
         </button>
         {(t.state === "waiting" || t.state === "running") && (
@@ -149,7 +159,8 @@ export function TeamView(props: {
           }}
         />
       )}
-      {open && openSession && <ChildTranscript session={openSession} title={(open === "synthesis" ? state.synthesis : state.tasks.find((t) => t.key === open))?.title ?? open} onClose={() => setOpen(undefined)} />}
+      {openError && <div className="muted">{openError}</div>}
+      {open && <ChildTranscript session={open.session} title={open.title} onClose={() => setOpen(undefined)} />}
     </div>
   );
 }

@@ -12,7 +12,13 @@ import { TeamView } from "./TeamView";
  * buttons) with its team under it once approved, and the team a plan card started. Re-renders
  * on every inbox event and every new team.
  */
-export function useOrchestrationView(orch: Orchestrations, session: AgentSession | undefined, running: boolean, send: (text: string) => void) {
+export function useOrchestrationView(
+  orch: Orchestrations,
+  session: AgentSession | undefined,
+  running: boolean,
+  send: (text: string) => void,
+  openChild: (sessionId: string) => Promise<AgentSession | undefined>,
+) {
   useSyncExternalStore(orch.subscribe, orch.getVersion, orch.getVersion);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const dismiss = (id: string) =>
@@ -28,6 +34,7 @@ export function useOrchestrationView(orch: Orchestrations, session: AgentSession
       return (
         <TeamView
           team={team}
+          openChild={openChild}
           canRestore={!running && !!session}
           onRestore={() => orch.restoreBefore(session!, team)}
           onUndoRestore={(txid) => orch.undoRestore(session!, txid)}

@@ -119,6 +119,23 @@ export class ProposalInbox {
     return this.approve(id);
   }
 
+  /**
+   * Put back a proposal as it was kept before a reload (its id, status and answer), so its card
+   * shows the same state and a pending one can still be answered. Returns false when the inbox
+   * already has it or it is not a valid proposal. Restoring approves nothing: an approval is only
+   * what `approve` issues, and a restored "approved" proposal cannot be approved again.
+   */
+  restore(item: PendingProposal): boolean {
+    if (this.items.has(item.id) || !proposalSchema.safeParse(item.proposal).success) return false;
+    const copy = structuredClone(item);
+    this.items.set(copy.id, copy);
+    if (copy.status === "pending") {
+      const last = this.lastSubmitted.get(copy.sessionId);
+      if (last === undefined || last < copy.submittedAt) this.lastSubmitted.set(copy.sessionId, copy.submittedAt);
+    }
+    return true;
+  }
+
   /** The operator rejected, in the UI, with optional feedback for the agent. */
   reject(id: string, feedback?: string): PendingProposal {
     const p = this.answerable(id);

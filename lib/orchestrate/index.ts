@@ -11,3 +11,4 @@ export * from "./team";
 export * from "./delegate";
 export { proposalApprovedNotice, proposalRejectedNotice, teamFromApproved } from "./start";
 export * from "./from-plan";
+export * from "./record";

@@ -90,10 +90,22 @@ export type TeamOptions = {
   clearTimer?: (handle: unknown) => void;
 };
 
+/** What a Team view needs of a team: a running one (`Team`), or one read back after a reload (`RestoredTeam`). */
+export interface TeamHandle {
+  readonly state: TeamState;
+  subscribe(listener: (s: TeamState) => void): () => void;
+  /** A task's live child session (none for a team read back after a reload). */
+  session(key: string): AgentSession | undefined;
+  stop(key: string, reason?: string): void;
+  stopAll(reason?: string): void;
+  /** The earliest checkpoint any child took: restoring it undoes the whole orchestration. */
+  firstCheckpoint(): Pick<CheckpointEntry, "ref" | "createdAt"> | undefined;
+}
+
 const NO_COST: TeamCost = { tokens: 0, usd: 0 };
 const POSTED_OUTPUT_CHARS = 4000;
 
-export class Team {
+export class Team implements TeamHandle {
   readonly plan: TeamPlan;
   private readonly schedule: Schedule;
   private readonly children = new Map<string, AgentSession>();

@@ -21,7 +21,9 @@ export function attachAutosave(session: AgentSession, store: SessionStore, opts:
   const off = session.subscribe((e) => {
     // Deltas are frequent and change nothing persisted until the message lands.
     if (e.type === "text-delta" || e.type === "reasoning-delta" || e.type === "model-request") return;
-    if (e.type === "run-finished" || e.type === "session-updated" || e.type === "mode-changed" || e.type === "checkpoint-created") {
+    // A message outside a run (a team's report, a note steered in) has no run end to save it: now.
+    const outsideRun = e.type === "message-added" && !session.state.running;
+    if (outsideRun || e.type === "run-finished" || e.type === "session-updated" || e.type === "mode-changed" || e.type === "checkpoint-created") {
       void save();
       return;
     }

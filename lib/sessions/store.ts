@@ -9,9 +9,11 @@ import { textOf } from "../agent/messages";
 import { IdbConnection } from "../storage/idb-connection";
 
 export const SESSIONS_DB = "tabula-agent-sessions";
-const DB_VERSION = 1;
+// 2: attachments (what the UI keeps about a session beside it: a team's proposal and state).
+const DB_VERSION = 2;
 const DATA = "sessions";
 const META = "meta";
+const ATTACHMENTS = "attachments";
 
 export type SessionMeta = {
   id: string;
@@ -31,6 +33,12 @@ export type SessionMeta = {
 };
 
 type MetaRecord = SessionMeta & { searchText: string };
+
+type AttachmentRecord = { id: string; sessionId: string; key: string; value: unknown };
+
+function attachmentId(sessionId: string, key: string): string {
+  return `${sessionId}\u0000${key}`;
+}
 
 export type SessionStoreOptions = {
   dbName?: string;
@@ -52,6 +60,10 @@ export class SessionStore {
       if (!db.objectStoreNames.contains(META)) {
         const meta = db.createObjectStore(META, { keyPath: "id" });
         meta.createIndex("workspaceId", "workspaceId", { unique: false });
+      }
+      if (!db.objectStoreNames.contains(ATTACHMENTS)) {
+        const att = db.createObjectStore(ATTACHMENTS, { keyPath: "id" });
+        att.createIndex("sessionId", "sessionId", { unique: false });
       }
     });
   }
@@ -106,15 +118,33 @@ export class SessionStore {
 
   /** Delete a session and its child sessions (a sub-agent's transcript goes with its parent's). */
   async delete(id: string): Promise<void> {
-    await this.db.run([DATA, META], "readwrite", "Deleting the session", async (tx) => {
+    await this.db.run([DATA, META, ATTACHMENTS], "readwrite", "Deleting the session", async (tx) => {
       const meta = (await tx.objectStore(META).get(id)) as MetaRecord | undefined;
       const ids = [id];
       if (meta) {
         const all = (await tx.objectStore(META).index("workspaceId").getAll(meta.workspaceId)) as MetaRecord[];
         for (let i = 0; i < ids.length; i++) for (const m of all) if (m.parent?.sessionId === ids[i] && !ids.includes(m.id)) ids.push(m.id);
       }
-      await Promise.all(ids.flatMap((x) => [tx.objectStore(DATA).delete(x), tx.objectStore(META).delete(x)]));
+      const attachments = (await Promise.all(ids.map((x) => tx.objectStore(ATTACHMENTS).index("sessionId").getAllKeys(x)))).flat();
+      await Promise.all([...ids.flatMap((x) => [tx.objectStore(DATA).delete(x), tx.objectStore(META).delete(x)]), ...attachments.map((k) => tx.objectStore(ATTACHMENTS).delete(k))]);
     });
+  }
+
+  /**
+   * Keep a record beside a session (`key` names it within the session: a team's, by its call):
+   * JSON data the UI reads back after a reload, deleted with the session. Scrubbed like a session.
+   */
+  async saveAttachment(sessionId: string, key: string, value: unknown): Promise<void> {
+    const clean = this.scrubJson({ id: attachmentId(sessionId, key), sessionId, key, value }) as AttachmentRecord;
+    await this.db.run(ATTACHMENTS, "readwrite", "Saving the session's record", async (tx) => {
+      await tx.objectStore(ATTACHMENTS).put(clean);
+    });
+  }
+
+  /** The records kept beside a session, by key. */
+  async attachments(sessionId: string): Promise<{ key: string; value: unknown }[]> {
+    const all = (await this.db.run(ATTACHMENTS, "readonly", "Reading the session's records", (tx) => tx.objectStore(ATTACHMENTS).index("sessionId").getAll(sessionId))) as AttachmentRecord[];
+    return all.map((r) => ({ key: r.key, value: r.value }));
   }
 
   /** Remove every session of a workspace, children included (when the workspace is deleted). */
@@ -129,12 +159,16 @@ export class SessionStore {
   }
 
   private scrub(data: SessionData): SessionData {
+    return this.scrubJson(data) as SessionData;
+  }
+
+  private scrubJson(data: unknown): unknown {
     const secrets = (this.opts.secrets?.() ?? []).filter((s) => s.length >= 6);
     const json = JSON.stringify(data);
-    if (!secrets.some((s) => json.includes(JSON.stringify(s).slice(1, -1)))) return JSON.parse(json) as SessionData;
+    if (!secrets.some((s) => json.includes(JSON.stringify(s).slice(1, -1)))) return JSON.parse(json);
     let out = json;
     for (const s of secrets) out = out.split(JSON.stringify(s).slice(1, -1)).join("[redacted]");
-    return JSON.parse(out) as SessionData;
+    return JSON.parse(out);
   }
 }
 

@@ -4,9 +4,12 @@
  * the synthesis reaches the parent; reject() settles it and words the feedback for the agent;
  * a factory that fails leaves the proposal pending; a plan runs as a team under its card's id.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionStore } from "../../lib/sessions";
 import { createModedSession } from "../../lib/modes";
-import { DEFAULT_ORCHESTRATION_CAP, modedChildFactory, type Proposal } from "../../lib/orchestrate";
+import { DEFAULT_ORCHESTRATION_CAP, INTERRUPTED_REASON, modedChildFactory, type Proposal } from "../../lib/orchestrate";
 import { Orchestrations } from "../../components/orchestrate/orchestrations";
 import { taskDepths } from "../../components/orchestrate/task-depth";
 import { cleanupList, deps, scripted, tempWs } from "../agent/helpers";
@@ -131,5 +134,115 @@ describe("taskDepths", () => {
       { key: "b", dependsOn: ["a"] },
     ]);
     expect(d.size).toBe(2);
+  });
+});
+
+describe("Orchestrations across a reload (records beside the parent session)", () => {
+  // A second panel over the same IndexedDB is the page after a reload: same parent data, a new inbox.
+  async function reloadedPanel(h: ReturnType<typeof setupKept>) {
+    await h.orch.flush();
+    const orch = new Orchestrations(async () => modedChildFactory({ deps: h.d, workspaceId: "w", model: (spec) => scripted([{ text: `again ${spec.key}` }]) }), undefined, h.store);
+    const parent = createModedSession({ deps: h.d, workspaceId: "w", mode: "orchestrate", model: scripted([{ text: "ok" }]) }, h.parent.toJSON(), { proposals: orch.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP });
+    await orch.restore(parent);
+    return { orch, parent };
+  }
+
+  function setupKept(childTurns?: (key: string) => { text: string; delayMs?: number }[]) {
+    const ws = tempWs({ "src/greet.ts": "export const greet = () => 'Hello';\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    const store = new SessionStore(new IDBFactory());
+    const orch = new Orchestrations(
+      async () => modedChildFactory({ deps: d, workspaceId: "w", model: (spec) => scripted(childTurns?.(spec.key) ?? [{ text: spec.key === "synthesis" ? "SYNTHESIS done" : `report of ${spec.key}` }]) }),
+      undefined,
+      store,
+    );
+    const parent = createModedSession(
+      { deps: d, workspaceId: "w", mode: "orchestrate", model: scripted([{ toolCalls: [{ name: "propose_orchestration", args: proposal }] }]) },
+      undefined,
+      { proposals: orch.sink(), cap: () => DEFAULT_ORCHESTRATION_CAP },
+    );
+    const ids = () => {
+      for (const m of parent.state.messages) if (m.role === "tool") for (const r of m.content) if (r.toolName === "propose_orchestration") return { proposalId: r.ui?.data?.proposalId as string, callId: r.toolCallId };
+      throw new Error("no proposal in the transcript");
+    };
+    return { orch, parent, d, store, ids };
+  }
+
+  it("a pending proposal is still pending after a reload, and the operator can approve it there", async () => {
+    const h = setupKept();
+    await h.parent.run("Explain with a team");
+    const { proposalId, callId } = h.ids();
+    const after = await reloadedPanel(h);
+    expect(after.orch.status(proposalId)).toBe("pending");
+    expect(after.orch.teamFor(callId)).toBeUndefined();
+    const team = await after.orch.approve(after.parent, proposalId);
+    expect((await team.start()).status).toBe("done");
+    expect(after.orch.status(proposalId)).toBe("approved");
+  });
+
+  it("a rejection and its feedback, and a finished team with its costs and first checkpoint, come back as they were", async () => {
+    const h = setupKept();
+    await h.parent.run("Explain with a team");
+    const { proposalId, callId } = h.ids();
+    const team = await h.orch.approve(h.parent, proposalId);
+    const final = await team.start();
+    const first = team.firstCheckpoint()!;
+    const after = await reloadedPanel(h);
+    expect(after.orch.status(proposalId)).toBe("approved");
+    const back = after.orch.teamFor(callId)!;
+    expect(back.state).toEqual(JSON.parse(JSON.stringify(final)));
+    expect(back.firstCheckpoint()).toEqual({ ref: first.ref, createdAt: first.createdAt });
+    expect(back.session("a")).toBeUndefined(); // read from storage by session id, not live
+    // Nothing was posted again: the team had ended before the reload.
+    const notices = after.parent.state.messages.filter((m) => m.role === "user" && m.kind === "notice");
+    expect(notices.filter((m) => JSON.stringify(m.content).includes("page was reloaded"))).toEqual([]);
+    // An approved record cannot be approved again: it is not an approval the inbox issued.
+    await expect(after.orch.approve(after.parent, proposalId)).rejects.toThrow(/approved, not pending/);
+    // Undo the whole orchestration from the record, as from the live team.
+    const r = await after.orch.restoreBefore(after.parent, back);
+    expect(r.changed).toBeGreaterThanOrEqual(0);
+
+    const h2 = setupKept();
+    await h2.parent.run("Explain with a team");
+    const ids2 = h2.ids();
+    h2.orch.reject(ids2.proposalId, "Use one task");
+    const after2 = await reloadedPanel(h2);
+    expect(after2.orch.status(ids2.proposalId)).toBe("rejected");
+    expect(after2.orch.feedback(ids2.proposalId)).toBe("Use one task");
+  });
+
+  it("a team the reload cut short shows as stopped, keeps what was done, and tells the parent once", async () => {
+    // Task a answers at once; b hangs (its answer never completes before the "reload").
+    const h = setupKept((key) => (key === "a" ? [{ text: "A-REPORT" }] : [{ text: "slow", delayMs: 60_000 }]));
+    await h.parent.run("Explain with a team");
+    const { proposalId, callId } = h.ids();
+    const team = await h.orch.approve(h.parent, proposalId);
+    void team.start();
+    await vi.waitFor(() => expect(team.state.tasks.map((t) => t.state)).toEqual(["done", "running"]));
+    const after = await reloadedPanel(h);
+    const back = after.orch.teamFor(callId)!;
+    expect(back.state.status).toBe("stopped");
+    expect(back.state.tasks.map((t) => [t.key, t.state])).toEqual([["a", "done"], ["b", "failed"]]);
+    expect(back.state.tasks[1]!.reason).toBe(INTERRUPTED_REASON);
+    expect(back.state.synthesis.state).toBe("blocked");
+    const told = () => after.parent.state.messages.filter((m) => m.role === "user" && m.kind === "notice" && JSON.stringify(m.content).includes("page was reloaded"));
+    expect(told()).toHaveLength(1);
+    expect(JSON.stringify(told()[0]!.content)).toContain("A-REPORT");
+    // A second reload finds it settled: no second note.
+    const again = await reloadedPanel({ ...h, orch: after.orch, parent: after.parent });
+    expect(again.orch.teamFor(callId)!.state.status).toBe("stopped");
+    expect(again.parent.state.messages.filter((m) => m.role === "user" && m.kind === "notice" && JSON.stringify(m.content).includes("page was reloaded"))).toHaveLength(1);
+    team.stopAll();
+  });
+
+  it("skips a damaged record and keeps the others", async () => {
+    const h = setupKept();
+    await h.parent.run("Explain with a team");
+    const { proposalId } = h.ids();
+    await h.store.saveAttachment(h.parent.id, "orchestration:forged", { version: 1, toolCallId: "forged", proposal: { id: "x", status: "approved" } });
+    const after = await reloadedPanel(h);
+    expect(after.orch.status(proposalId)).toBe("pending");
+    expect(after.orch.teamFor("forged")).toBeUndefined();
   });
 });

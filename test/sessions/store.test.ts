@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AgentSession } from "../../lib/agent/session";
 import { memoryStorage, ProviderSettingsStore, type ScriptedTurn } from "../../lib/providers";
 import { attachAutosave, SessionStore } from "../../lib/sessions";
@@ -107,6 +107,16 @@ describe("session store", () => {
     auto.detach();
   });
 
+  it("saves a message added outside a run at once (a team's report steered in), without waiting for the debounce", async () => {
+    const store = new SessionStore(new IDBFactory());
+    const { s } = sessionWith([{ text: "hi" }]);
+    await s.run("hello");
+    const auto = attachAutosave(s, store, { debounceMs: 60_000 });
+    s.steer("The team finished: REPORT");
+    await vi.waitFor(async () => expect(JSON.stringify((await store.load(s.id))?.messages ?? [])).toContain("The team finished: REPORT"), { timeout: 2000 });
+    auto.detach();
+  });
+
   it("keeps child sessions out of the history, lists them under their parent, and deletes them with it", async () => {
     const store = new SessionStore(new IDBFactory());
     const ws = tempWs({ "a.txt": "hello\n" });
@@ -138,5 +148,38 @@ describe("session store", () => {
     expect(await store.load(grandchild.id)).toBeUndefined();
     expect(await store.load(other.id)).toBeDefined();
     expect((await store.list("ws1")).map((m) => m.title)).toEqual(["Other"]);
+  });
+
+  it("keeps records beside a session (scrubbed, read back by key) and deletes them with it; a version-1 database upgrades in place", async () => {
+    const idb = new IDBFactory();
+    // A database as the previous version left it: sessions and their list, no attachments.
+    await new Promise<void>((resolve, reject) => {
+      const open = idb.open("tabula-agent-sessions", 1);
+      open.onupgradeneeded = () => {
+        open.result.createObjectStore("sessions", { keyPath: "id" });
+        open.result.createObjectStore("meta", { keyPath: "id" }).createIndex("workspaceId", "workspaceId", { unique: false });
+      };
+      open.onsuccess = () => {
+        open.result.close();
+        resolve();
+      };
+      open.onerror = () => reject(open.error);
+    });
+    const store = new SessionStore(idb, { secrets: () => ["sk-VERY-SECRET-1"] });
+    const { s } = sessionWith([{ text: "hi" }]);
+    await s.run("hello");
+    await store.save(s.toJSON());
+    await store.saveAttachment(s.id, "team:call-1", { status: "done", note: "used sk-VERY-SECRET-1" });
+    await store.saveAttachment(s.id, "team:call-2", { status: "pending" });
+    await store.saveAttachment(s.id, "team:call-2", { status: "approved" }); // replaced, not added
+    await store.saveAttachment("other-session", "team:x", { status: "pending" });
+    const got = await store.attachments(s.id);
+    expect(got.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: "team:call-1", value: { status: "done", note: "used [redacted]" } },
+      { key: "team:call-2", value: { status: "approved" } },
+    ]);
+    await store.delete(s.id);
+    expect(await store.attachments(s.id)).toEqual([]);
+    expect(await store.attachments("other-session")).toHaveLength(1);
   });
 });
