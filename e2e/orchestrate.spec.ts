@@ -192,6 +192,20 @@ test("a plan card's Approve & run as a team runs the steps in dependency order, 
   await team.getByRole("button", { name: "Undo restore" }).click();
   await expect(team.getByRole("button", { name: "Restore files to before the team" })).toBeVisible();
   await expect.poll(() => editorText(page)).toContain("Howdy");
+
+  // On the parent's timeline the team is one point, before it ran: its preview is the whole
+  // team undone, and restoring it (files only) is the same one step.
+  const timeline = page.getByLabel("Checkpoint timeline");
+  const teamTick = timeline.getByRole("button", { name: /^Team: Check the greeting: before it ran \(3 sessions, / });
+  await expect(teamTick).toHaveCount(1);
+  await teamTick.click();
+  const preview = page.getByRole("region", { name: "Checkpoint preview" });
+  await expect(preview.getByRole("list", { name: "Files that differ from now" }).getByRole("listitem")).toHaveText([/modified\s*src\/greet\.ts/]);
+  await expect(preview.getByRole("button", { name: "Restore conversation…" })).toHaveCount(0);
+  await preview.getByRole("button", { name: "Restore files…" }).click();
+  await page.getByRole("dialog", { name: "Restore files" }).getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("restore-banner")).toContainText("Restored files to Team: Check the greeting");
+  await expect.poll(() => editorText(page)).toContain("Hello");
 });
 
 test("Stop on a running task stops its child and blocks what depends on it; the report reaches the conversation", async ({ page }) => {

@@ -77,7 +77,7 @@ export default function AgentPanel(props: {
   const plugins = usePlugins(props.ws, session, agent.settings);
   // Every run waits for the session's plugins: their guards must be in place before its first call.
   const send = (text: string, images?: ImageAttachment[]) => void plugins.whenReady().then(() => agent.send(text, images));
-  const tl = useTimeline(props.ws, session, live.revision);
+  const tl = useTimeline(props.ws, session, live.revision, agent.childGroups);
   const rc = useRunChanges(props.ws, session, tl.timeline);
   const queue = usePromptQueue(session, isBusy(live.phase), send);
   const mentions = useMentionSupport(props.ws, session);
@@ -303,13 +303,19 @@ export default function AgentPanel(props: {
       ) : pane === "checkpoints" ? (
         <WorkspaceHistory
           ws={checkpointWs}
-          sessions={agent.history.map((h) => ({ id: h.id, title: h.title })).concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.state.title }])}
+          sessions={agent.history
+            .map((h) => ({ id: h.id, title: h.title }))
+            .concat(agent.history.some((h) => h.id === session.id) ? [] : [{ id: session.id, title: session.state.title }])
+            .concat(agent.childHistory.map((c) => ({ id: c.id, title: `Sub-agent: ${c.title}` })))}
           currentSessionId={session.id}
           readOnly={props.readOnly}
           onOpen={async (e) => {
             setPane("transcript");
-            if (e.sessionId !== session.id) await agent.openSession(e.sessionId);
-            tl.selectRef(e.ref);
+            // A sub-agent's or team member's point shows on its parent's timeline, inside the group's tick.
+            const parentId = agent.childHistory.find((c) => c.id === e.sessionId)?.parent?.sessionId;
+            const target = parentId ?? e.sessionId;
+            if (target !== session.id) await agent.openSession(target);
+            if (!parentId) tl.selectRef(e.ref);
           }}
         />
       ) : pane === "sessions" ? (

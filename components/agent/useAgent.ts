@@ -15,6 +15,7 @@ import { lightningFsName } from "@/lib/fs/lightning";
 import { browserPythonRuntime } from "@/components/services/python-runtime";
 import { browserNodeRuntime } from "@/components/services/node-runtime";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
+import type { ChildGroup } from "@/lib/timeline";
 import { resolveMentionsIn } from "@/lib/agent/mentions-context";
 import { mentionSources, workspaceRulesFor } from "./agent-context";
 
@@ -135,7 +136,12 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
     [settings],
   );
 
-  const refreshHistory = useCallback(async () => setHistory(await store.list(ws.meta.id).catch(() => [])), [store, ws.meta.id]);
+  // Child sessions are not in the history list, but their checkpoints are in the workspace's: named after them.
+  const [childHistory, setChildHistory] = useState<SessionMeta[]>([]);
+  const refreshHistory = useCallback(async () => {
+    setHistory(await store.list(ws.meta.id).catch(() => []));
+    setChildHistory(await store.childrenIn(ws.meta.id).catch(() => []));
+  }, [store, ws.meta.id]);
 
   // Resume the workspace's latest session, or start one.
   useEffect(() => {
@@ -327,9 +333,30 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
     [store, ws.meta.id, session],
   );
 
+  /**
+   * The session's teams and sub-agents, each one tick on its timeline: child sessions grouped by
+   * the call that made them (a team's card, a delegate call), named after the team's goal or the
+   * sub-agent's task.
+   */
+  const childGroups = useCallback(
+    async (parent: AgentSession): Promise<ChildGroup[]> => {
+      const byCall = new Map<string, SessionMeta[]>();
+      for (const m of await store.childrenOf(ws.meta.id, parent.id)) {
+        const call = m.parent!.toolCallId;
+        byCall.set(call, [...(byCall.get(call) ?? []), m]);
+      }
+      return [...byCall].map(([call, members]) => {
+        const team = orchestrations.teamFor(call);
+        const title = team ? `Team: ${team.state.goal}` : members.length === 1 ? `Sub-agent: ${members[0]!.title}` : `${members.length} sub-agents`;
+        return { key: call, title, sessionIds: members.map((m) => m.id) };
+      });
+    },
+    [store, ws.meta.id, orchestrations],
+  );
+
   const clearError = useCallback(() => setError(undefined), []);
 
-  return { session, live, orchestrations, children, modelLabel, fork, forkAndRerun, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
+  return { session, live, orchestrations, children, childGroups, childHistory, modelLabel, fork, forkAndRerun, editAndResend, error, clearError, settings, history, refreshHistory, searchHistory, send, newSession, openSession, deleteSession, reloadModel, setMode };
 }
 
 export type AgentController = ReturnType<typeof useAgent>;

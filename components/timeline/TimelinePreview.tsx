@@ -129,9 +129,11 @@ export function TimelinePreview(props: {
         <button disabled={!!cannot || props.busy || !files} title={cannot} onClick={() => setConfirm("files")}>
           Restore files…
         </button>
-        <button disabled={!!cannot || props.busy} title={cannot} onClick={() => setConfirm("conversation")}>
-          Restore conversation…
-        </button>
+        {!tick.group && (
+          <button disabled={!!cannot || props.busy} title={cannot} onClick={() => setConfirm("conversation")}>
+            Restore conversation…
+          </button>
+        )}
         {props.onUndoStep && (
           <button
             disabled={!!cannot || props.busy}
@@ -141,9 +143,11 @@ export function TimelinePreview(props: {
             Undo this step
           </button>
         )}
-        <button disabled={!!cannot || props.busy || !files} title={cannot} onClick={() => setConfirm("both")}>
-          Restore both…
-        </button>
+        {!tick.group && (
+          <button disabled={!!cannot || props.busy || !files} title={cannot} onClick={() => setConfirm("both")}>
+            Restore both…
+          </button>
+        )}
       </div>
       {error && (
         <div className="error" role="alert">

@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AgentSession } from "@/lib/agent";
-import { Timeline, conversationAt, type Preview, type RestoreChoice, type RestoreOutcome, type Tick } from "@/lib/timeline";
+import { Timeline, conversationAt, type ChildGroup, type Preview, type RestoreChoice, type RestoreOutcome, type Tick } from "@/lib/timeline";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
 import { listDirOf } from "@/lib/fs/listing";
@@ -18,9 +18,10 @@ export function checkpointWorkspace(ws: WorkspaceState) {
 /**
  * The session's timeline: ticks (reloaded as the session moves), the selected tick and its
  * preview (recomputed when the working tree changes), restore with undo, save points.
- * `selected` is a tick index, or null for "now" (no preview).
+ * `selected` is a tick index, or null for "now" (no preview). `childGroups`: the session's
+ * teams and sub-agents, each shown as one tick.
  */
-export function useTimeline(ws: WorkspaceState, session: AgentSession | undefined, version: number) {
+export function useTimeline(ws: WorkspaceState, session: AgentSession | undefined, version: number, childGroups?: (session: AgentSession) => Promise<ChildGroup[]>) {
   const timeline = useMemo(() => new Timeline({ ws: checkpointWorkspace(ws), engine: loadEngine, version: () => ws.wsfs.journal.seq }), [ws.wsfs, ws.meta.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const [ticks, setTicks] = useState<Tick[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
@@ -38,8 +39,8 @@ export function useTimeline(ws: WorkspaceState, session: AgentSession | undefine
   useEffect(() => {
     if (!session) return;
     let cancelled = false;
-    timeline
-      .ticks(session)
+    (childGroups ? childGroups(session).catch(() => []) : Promise.resolve([]))
+      .then((groups) => timeline.ticks(session, groups))
       .then((t) => {
         if (cancelled) return;
         setTicks(t);

@@ -96,6 +96,16 @@ export class SessionStore {
     });
   }
 
+  /** Every child session of a workspace (sub-agents and team members of all its sessions), oldest first. */
+  async childrenIn(workspaceId: string): Promise<SessionMeta[]> {
+    const kids = (await this.metas(workspaceId)).filter((m) => m.parent);
+    kids.sort((a, b) => a.createdAt - b.createdAt);
+    return kids.map(({ searchText: _s, ...meta }) => {
+      void _s;
+      return meta;
+    });
+  }
+
   /** The child sessions of `parentId` (its sub-agents and team members), oldest first. */
   async childrenOf(workspaceId: string, parentId: string): Promise<SessionMeta[]> {
     const kids = (await this.metas(workspaceId)).filter((m) => m.parent?.sessionId === parentId);

@@ -34,7 +34,15 @@ export type Tick = {
   messageId?: string;
   /** The previous tick's ref, and who made the changes since: the agent (a turn) or you (edits by hand). */
   since?: { ref: string; by?: "agent" | "you" };
+  /**
+   * A group of child sessions (a team, a sub-agent) shown as one point: the files before the
+   * first of them changed anything. Restoring it undoes the whole group at once.
+   */
+  group?: { key: string; sessions: number; checkpoints: number; lastRef: string };
 };
+
+/** Child sessions that show as one point on their parent's timeline (by the call that made them). */
+export type TickGroup = { key: string; title: string; sessions: number; checkpoints: readonly CheckpointInfo[] };
 
 /** Run number of a checkpoint, for run ("3"), end ("3-end") and call ("3-c2") checkpoints. */
 export function runNumberOf(c: Pick<CheckpointInfo, "run" | "kind">): number | undefined {
@@ -129,4 +137,41 @@ export function conversationAt(tick: Tick, messages: readonly AgentMessage[]): {
   let keep = 0;
   while (keep < messages.length && messages[keep]!.createdAt <= tick.at) keep++;
   return { keep };
+}
+
+/** One tick per group: its earliest checkpoint (the state before any member changed a file). */
+export function groupTicks(groups: readonly TickGroup[]): Tick[] {
+  const out: Tick[] = [];
+  for (const g of groups) {
+    const sorted = [...g.checkpoints].sort((a, b) => a.createdAt - b.createdAt || a.ref.localeCompare(b.ref));
+    const first = sorted[0];
+    if (!first) continue;
+    const n = sorted.length;
+    out.push({
+      ref: first.ref,
+      kind: first.kind,
+      at: first.createdAt,
+      tree: first.tree,
+      title: g.title,
+      detail: `before it ran (${g.sessions} session${g.sessions === 1 ? "" : "s"}, ${n} checkpoint${n === 1 ? "" : "s"}: restoring undoes them all)`,
+      group: { key: g.key, sessions: g.sessions, checkpoints: n, lastRef: sorted[n - 1]!.ref },
+    });
+  }
+  return out;
+}
+
+/** The session's own ticks and its groups' in time order, each tick's `since` pointing at the one before it. */
+export function mergeTicks(own: readonly Tick[], groups: readonly Tick[]): Tick[] {
+  if (groups.length === 0) return [...own];
+  const all = [...own, ...groups].sort((a, b) => a.at - b.at || (a.group ? 1 : 0) - (b.group ? 1 : 0));
+  return all.map((t, i) => {
+    if (i === 0) {
+      const { since: _s, ...rest } = t;
+      void _s;
+      return rest;
+    }
+    const prev = all[i - 1]!;
+    const by = t.group ? "agent" : t.since?.by;
+    return { ...t, since: by ? { ref: prev.ref, by } : { ref: prev.ref } };
+  });
 }

@@ -6,7 +6,7 @@
 import type { Workspace } from "../checkpoints/engine";
 import type { AgentMessage } from "../agent/messages";
 import type { ConversationSnapshot } from "../agent/session";
-import { buildTimeline, conversationAt, type Tick } from "./model";
+import { buildTimeline, conversationAt, groupTicks, mergeTicks, type Tick } from "./model";
 import { fileAtTick, previewTick, type Preview } from "./preview";
 import { runChangeCount, runChanges, runFileSides, type RunChanges } from "./run-changes";
 
@@ -26,6 +26,9 @@ export interface TimelineSession {
 }
 
 export type RestoreChoice = "files" | "conversation" | "both";
+
+/** A parent's child sessions made by one call (a team's members, a sub-agent), shown as one tick. */
+export type ChildGroup = { key: string; title: string; sessionIds: readonly string[] };
 
 export type RestoreOutcome = {
   tick: Tick;
@@ -61,13 +64,25 @@ export class Timeline {
     return this.opts.ws;
   }
 
-  async ticks(session: Pick<TimelineSession, "id" | "state">): Promise<Tick[]> {
+  /**
+   * The session's ticks; with `groups`, each group of its child sessions (a team, a sub-agent)
+   * as one more tick: their checkpoints are theirs, but to the user they are one step.
+   */
+  async ticks(session: Pick<TimelineSession, "id" | "state">, groups: readonly ChildGroup[] = []): Promise<Tick[]> {
     const engine = await this.opts.engine();
-    const list = await engine.listCheckpoints(this.ws, { sessionId: session.id }).catch((e: { code?: string }) => {
-      if (e?.code === "NOT_A_REPO" || e?.code === "NOT_FOUND") return [];
-      throw e;
-    });
-    return buildTimeline(list, session.state.messages);
+    const listOf = (sessionId: string) =>
+      engine.listCheckpoints(this.ws, { sessionId }).catch((e: { code?: string }) => {
+        if (e?.code === "NOT_A_REPO" || e?.code === "NOT_FOUND") return [];
+        throw e;
+      });
+    const own = buildTimeline(await listOf(session.id), session.state.messages);
+    if (groups.length === 0) return own;
+    const withCheckpoints = [];
+    for (const g of groups) {
+      const checkpoints = (await Promise.all(g.sessionIds.map(listOf))).flat();
+      withCheckpoints.push({ key: g.key, title: g.title, sessions: g.sessionIds.length, checkpoints });
+    }
+    return mergeTicks(own, groupTicks(withCheckpoints));
   }
 
   /** Files that differ between the tick and now. Never writes a working file. */

@@ -142,6 +142,7 @@ describe("session store", () => {
     expect((await store.latest("ws1"))!.parent).toBeUndefined();
     const kids = await store.childrenOf("ws1", parent.id);
     expect(kids.map((m) => [m.title, m.parent?.toolCallId])).toEqual([["Child", "call-1"]]);
+    expect((await store.childrenIn("ws1")).map((m) => m.title)).toEqual(["Child", "Grandchild"]);
 
     await store.delete(parent.id);
     expect(await store.load(child.id)).toBeUndefined();

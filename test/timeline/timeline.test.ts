@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as engine from "../../lib/checkpoints";
 import { buildTimeline, conversationAt, workspaceHistory } from "../../lib/timeline";
+import { AgentSession } from "../../lib/agent/session";
 import { cleanupList, scripted } from "../agent/helpers";
 import { threeTurnSession } from "./three-turns";
 
@@ -131,6 +132,39 @@ describe("timeline", () => {
     expect(h[0]).toMatchObject({ sessionId: "gone", sessionTitle: "Deleted session", sessionExists: false, title: "Turn 1", detail: "old work" });
     expect(h.slice(1).map((e) => e.title)).toEqual(["After turn 3", "Turn 3", "After turn 2", "Turn 2", "After turn 1", "Turn 1"]);
     expect(h.every((e, i) => i === 0 || e.at <= h[i - 1]!.at)).toBe(true);
+  });
+});
+
+describe("a team or a sub-agent on its parent's timeline", () => {
+  it("shows the children of one call as one tick, before them; restoring it undoes them all at once, and undo brings them back", async () => {
+    const t = await threeTurns();
+    const child = (id: string, turns: Parameters<typeof scripted>[0]) => {
+      const s = new AgentSession({ deps: t.session.deps, id, model: scripted(turns), workspaceId: "w", parent: { sessionId: t.session.id, toolCallId: "call-team" }, approvals: { autoApprove: { edit: true } } as never });
+      return s;
+    };
+    const a = child("teamAt1", [{ toolCalls: [{ name: "editor", args: { command: "create", path: "d.txt", file_text: "delta\n" } }] }, { text: "made d" }]);
+    const b = child("teamAt2", [{ toolCalls: [{ name: "editor", args: { command: "str_replace", path: "a.txt", old_str: "alpha three", new_str: "alpha team" } }] }, { text: "edited a" }]);
+    expect((await a.run("make d")).status).toBe("completed");
+    expect((await b.run("edit a")).status).toBe("completed");
+    await a.history.checkpointsSettled();
+    await b.history.checkpointsSettled();
+
+    const ticks = await t.timeline.ticks(t.session, [{ key: "call-team", title: "Team: docs", sessionIds: [a.id, b.id] }]);
+    expect(ticks.map((k) => k.title)).toEqual(["Turn 1", "Turn 2", "Turn 3", "After turn 3", "Team: docs"]);
+    const team = ticks.at(-1)!;
+    expect(team.group).toMatchObject({ key: "call-team", sessions: 2 });
+    expect(team.group!.checkpoints).toBeGreaterThanOrEqual(2);
+    expect(team.since).toEqual({ ref: ticks[3]!.ref, by: "agent" });
+    // Its preview is what restoring it would change: the whole team undone.
+    expect((await t.timeline.preview(team.ref)).files.map((f) => `${f.change} ${f.path}`)).toEqual(["modified a.txt", "deleted d.txt"]);
+
+    const out = await t.timeline.restore(t.session, team, "files");
+    expect([t.read("a.txt"), t.read("d.txt")]).toEqual(["alpha three\n", undefined]);
+    expect(out.changed.map((c) => `${c.change} ${c.path}`).sort()).toEqual(["deleted d.txt", "modified a.txt"]);
+    await t.timeline.undo(t.session, out);
+    expect([t.read("a.txt"), t.read("d.txt")]).toEqual(["alpha team\n", "delta\n"]);
+    // Without groups the parent's own ticks are as before.
+    expect((await t.timeline.ticks(t.session)).map((k) => k.title)).not.toContain("Team: docs");
   });
 });
 
