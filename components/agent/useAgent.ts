@@ -8,7 +8,7 @@ import { PanelStore } from "@/lib/agent/panel-store";
 import { ProviderSettingsStore } from "@/lib/providers";
 import { ChildSessions, SessionStore, attachAutosave, searchSessions, type SearchableSession, type SessionMeta } from "@/lib/sessions";
 import { createModedSession, forkModedSession } from "@/lib/modes";
-import { DEFAULT_ORCHESTRATION_CAP, modedChildFactory } from "@/lib/orchestrate";
+import { DEFAULT_ORCHESTRATION_CAP, followPluginHooksForRun, modedChildFactory } from "@/lib/orchestrate";
 import { Orchestrations } from "@/components/orchestrate/orchestrations";
 import { lightningReadMany } from "@/lib/checkpoints/lightning-read";
 import { lightningFsName } from "@/lib/fs/lightning";
@@ -75,7 +75,10 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
           checkpointRunEnd: true,
           checkpointEachCall: true,
           approvals: parent.state.approvals,
-          setup: (child) => children.adopt(child),
+          setup: (child) => {
+            followPluginHooksForRun(parent, child);
+            children.adopt(child);
+          },
         });
       }, () => void wsRef.current.refresh(), store, (e) => setError(`Could not save the team's record: ${(e as Error).message}`)),
     [deps, settings, ws.meta.id, children, store],
@@ -111,7 +114,10 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
         checkpointRunEnd: true,
         checkpointEachCall: true,
         setup: (child) => {
-          if (parent) child.configure({ approvals: parent.state.approvals });
+          if (parent) {
+            child.configure({ approvals: parent.state.approvals });
+            followPluginHooksForRun(parent, child);
+          }
           children.adopt(child);
         },
       });

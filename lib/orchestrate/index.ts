@@ -12,3 +12,4 @@ export * from "./delegate";
 export { proposalApprovedNotice, proposalRejectedNotice, teamFromApproved } from "./start";
 export * from "./from-plan";
 export * from "./record";
+export * from "./child-hooks";

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../lib/agent/events";
 import { createModedSession } from "../../lib/modes";
-import { createDelegateTool, modedChildFactory, type ChildSpec } from "../../lib/orchestrate";
+import { createDelegateTool, followPluginHooks, followPluginHooksForRun, modedChildFactory, type ChildSpec } from "../../lib/orchestrate";
 import type { ScriptedTurn } from "../../lib/providers/scripted";
 import { cleanupList, deps, scripted, tempWs, toolResultsSent } from "../agent/helpers";
 
@@ -170,6 +170,60 @@ describe("delegate: the parent pays and the parent's cap holds", () => {
     // The parent does not spend past its cap either: its next request is refused, as any over-budget request ends a run.
     expect(r.status).toBe("aborted");
     expect(r.reason).toMatch(/Budget reached/);
+  });
+});
+
+describe("a sub-agent runs under its parent's plugin hooks", () => {
+  it("a policy plugin of the parent refuses the child's call too, and leaves the child when it unloads", async () => {
+    const ws = tempWs({ "src/a.ts": "export const a = 1;\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    let parent!: ReturnType<typeof createModedSession>;
+    const follows: (() => void)[] = [];
+    const children: import("../../lib/agent/session").AgentSession[] = [];
+    const createChild = modedChildFactory({
+      deps: d,
+      workspaceId: "w",
+      model: () => scripted([{ toolCalls: [{ name: "read_files", args: { files: [{ path: "src/a.ts" }] } }] }, { text: "child done" }]),
+      setup: (child) => {
+        children.push(child);
+        follows.push(followPluginHooks(parent.hooks, child.hooks));
+      },
+    });
+    parent = createModedSession({ deps: d, model: scripted([{ toolCalls: [{ name: "delegate", args: { brief: "read a" } }] }, { text: "ok" }]), workspaceId: "w" }, undefined, { delegate: { createChild } });
+    const offGuard = parent.hooks.register({
+      name: "plugin:no-src",
+      hooks: { beforeTool: ({ input }) => (JSON.stringify(input).includes("src/") ? { skip: true, reason: "The no-src plugin refuses reading src/" } : undefined) },
+    });
+    parent.hooks.register({ name: "parent-only", hooks: { beforeTool: () => undefined } });
+    await parent.run("delegate");
+    const child = children[0]!;
+    const result = child.state.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).find((c) => c.type === "tool-result");
+    expect(JSON.stringify(result?.output)).toContain("The no-src plugin refuses reading src/");
+    // Only plugin registrations are followed.
+    expect(child.hooks.list().map((r) => r.name)).toEqual(["plugin:no-src"]);
+    offGuard();
+    expect(child.hooks.list().map((r) => r.name)).toEqual([]);
+    follows.forEach((f) => f());
+  });
+
+  it("for a child's one run: followed while it runs, let go when it ends", async () => {
+    const ws = tempWs({ "a.txt": "a\n" });
+    cleanups.add(ws.cleanup);
+    const d = deps(ws);
+    const parent = createModedSession({ deps: d, model: scripted([]), workspaceId: "w" });
+    parent.hooks.register({ name: "plugin:watch", hooks: { beforeTool: () => undefined } });
+    const child = modedChildFactory({ deps: d, workspaceId: "w", model: () => scripted([{ text: "done" }]) })({ id: "c1", key: "k", title: "c", mode: "plan", tools: ["read_files"] });
+    followPluginHooksForRun(parent, child);
+    const during: string[][] = [];
+    child.subscribe((e) => {
+      if (e.type === "run-started") during.push(child.hooks.list().map((r) => r.name));
+    });
+    await child.run("go");
+    expect(during).toEqual([["plugin:watch"]]);
+    expect(child.hooks.list()).toEqual([]);
+    parent.hooks.register({ name: "plugin:later", hooks: { beforeTool: () => undefined } });
+    expect(child.hooks.list()).toEqual([]);
   });
 });
 
