@@ -24,6 +24,7 @@ import { createGitCommand, GIT_SUBCOMMANDS } from "./git";
 import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/command";
 import type { PythonRuntime } from "../runtimes/python/runtime";
 import { createNodeCommands, NODE_COMMAND_NAMES } from "../runtimes/node/command";
+import { createNpmCommands } from "../runtimes/node/npm";
 import type { NodeRuntime } from "../runtimes/node/runtime";
 import { BoundedStops, PROGRAM_STOP_MS } from "./bounded-stops";
 import { isLoneCommand, LIVE_OUTPUT_VAR, LiveOutputs, type LiveSink } from "../runtimes/python/live-output";
@@ -249,6 +250,9 @@ class WorkspaceShell implements Shell {
         ? createPythonCommands(core.jb, { runtime: core.python, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live })
         : []),
       ...(core.node ? createNodeCommands(core.jb, { runtime: core.node, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live }) : []),
+      ...(core.node
+        ? createNpmCommands(core.jb, { mountPoint: core.mountPoint, shellCommands: () => this.commandNames(), liveCommands: () => core.liveCommands, live: core.live })
+        : []),
     ];
   }
 

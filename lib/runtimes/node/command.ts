@@ -2,7 +2,7 @@
  * The shell's `node` command: parse node's command line, hand the program and a snapshot of
  * the workspace (with node_modules' code, even when it is ignored) to a NodeRuntime, stream or
  * collect its output, and write what it changed back through the workspace fs, so the change
- * journal, the timeline and checkpoints see it. `npm` and `npx` explain that they are not here.
+ * journal, the timeline and checkpoints see it. `npm` and `npx` are ./npm.ts.
  */
 import type { Command, ResolvedCommandContext } from "just-bash";
 import type { WorkspaceFs } from "../../fs/workspace-fs";
@@ -41,9 +41,7 @@ type Result = { stdout: string; stderr: string; exitCode: number };
 
 export function createNodeCommands(jb: Pick<typeof import("just-bash"), "defineCommand">, opts: NodeCommandOptions): Command[] {
   const node = (name: string) => jb.defineCommand(name, (args, ctx) => runNode(name, args, ctx, opts));
-  const later = (name: string) =>
-    jb.defineCommand(name, async () => ({ stdout: "", stderr: `${name}: not available yet: package scripts and installs are not in this runtime; run files with node (node file.js, node file.ts)\n`, exitCode: 127 }));
-  return [node("node"), node("nodejs"), later("npm"), later("npx")];
+  return [node("node"), node("nodejs")];
 }
 
 async function runNode(name: string, argv: string[], ctx: ResolvedCommandContext, opts: NodeCommandOptions): Promise<Result> {
