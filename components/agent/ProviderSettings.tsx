@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { listModelDetails, providerPrices, type ProviderSettingsStore, type ProviderSettings, type ProviderConfig } from "@/lib/providers";
 import { contextWindowFor, resolvePrice, type ModelPrice } from "@/lib/agent";
 import { Dialog } from "@/components/common/Dialog";
+import { PackageSettingsStore, type PackageSettings } from "@/lib/packages/settings";
 
 /**
  * Keys, base URLs and the model per mode. Keys are kept in this browser's storage only and are sent
@@ -12,6 +13,9 @@ export function ProviderSettingsDialog(props: { store: ProviderSettingsStore; on
   const [settings, setSettings] = useState<ProviderSettings>();
   const [keys, setKeys] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Record<string, string>>({});
+  const packageStore = useState(() => new PackageSettingsStore(localStorage))[0];
+  const [packages, setPackages] = useState<PackageSettings>(() => packageStore.get());
+  const [packagesError, setPackagesError] = useState<string>();
 
   useEffect(() => {
     void props.store.load().then(setSettings);
@@ -53,6 +57,12 @@ export function ProviderSettingsDialog(props: { store: ProviderSettingsStore; on
           <button
             className="primary"
             onClick={async () => {
+              try {
+                packageStore.set(packages);
+              } catch (e) {
+                setPackagesError((e as Error).message);
+                return;
+              }
               await props.store.save(settings);
               for (const [id, key] of Object.entries(keys)) if (key) await props.store.setKey(id, key);
               props.onSaved();
@@ -92,6 +102,23 @@ export function ProviderSettingsDialog(props: { store: ProviderSettingsStore; on
         </label>
       </div>
       <PriceSettings settings={settings} onChange={setSettings} />
+      <fieldset className="provider-box" aria-label="Packages">
+        <legend>Packages</legend>
+        <label className="row">
+          <input type="checkbox" checked={packages.allowDownloads} onChange={(e) => setPackages({ ...packages, allowDownloads: e.target.checked })} />
+          Allow package downloads (<code>npm install</code> in the terminal and for the agent)
+        </label>
+        <label>
+          npm registry
+          <input type="url" aria-label="npm registry" value={packages.registry} onChange={(e) => setPackages({ ...packages, registry: e.target.value })} />
+        </label>
+        <div className="muted">Off until you allow it: nothing is downloaded otherwise. Packages are checked against the integrity the registry publishes; their install scripts are not run.</div>
+        {packagesError && (
+          <div className="error" role="alert">
+            {packagesError}
+          </div>
+        )}
+      </fieldset>
       {settings.providers
         .filter((p) => p.kind !== "demo")
         .map((p) => (

@@ -17,6 +17,7 @@ import { browserNodeRuntime } from "@/components/services/node-runtime";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
 import type { ChildGroup } from "@/lib/timeline";
 import { resolveMentionsIn } from "@/lib/agent/mentions-context";
+import { PackageSettingsStore } from "@/lib/packages/settings";
 import { mentionSources, workspaceRulesFor } from "./agent-context";
 
 /**
@@ -29,7 +30,16 @@ export function useAgent(ws: WorkspaceState, preview?: PreviewController) {
   const settings = useMemo(() => new ProviderSettingsStore(localStorage), []);
   const store = useMemo(() => new SessionStore(indexedDB, { secrets: () => settings.secrets() }), [settings]);
   const deps = useMemo(
-    () => createBrowserAgentDeps({ wsfs: ws.wsfs, checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)), gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime(), preview }),
+    () =>
+      createBrowserAgentDeps({
+        wsfs: ws.wsfs,
+        checkpointReadMany: lightningReadMany(indexedDB, lightningFsName(ws.meta.id)),
+        gitTransport: () => browserGitTransport(),
+        python: browserPythonRuntime(),
+        node: browserNodeRuntime(),
+        preview,
+        packages: () => new PackageSettingsStore(localStorage).access(),
+      }),
     [ws.wsfs, ws.meta.id, preview],
   );
   // The preview serves what the agent may see (lib/preview/controller.ts says why).

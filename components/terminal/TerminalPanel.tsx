@@ -10,6 +10,7 @@ import { browserPythonRuntime } from "@/components/services/python-runtime";
 import { useCommands } from "@/components/palette/CommandsContext";
 import { browserNodeRuntime } from "@/components/services/node-runtime";
 import { readViewState, updateViewState } from "@/lib/workbench/view-state";
+import { PackageSettingsStore } from "@/lib/packages/settings";
 
 // xterm is browser-only and only needed once a terminal is shown.
 const TerminalView = dynamic(() => import("./TerminalView"), { ssr: false, loading: () => <div className="terminal-host muted">Starting terminal…</div> });
@@ -86,7 +87,17 @@ export function TerminalPanel(props: {
 
   useEffect(() => {
     let cancelled = false;
-    createShell({ fs: ws.wsfs.fs, dir: ws.wsfs.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, origin: "shell", gitTransport: () => browserGitTransport(), python: browserPythonRuntime(), node: browserNodeRuntime() })
+    createShell({
+      fs: ws.wsfs.fs,
+      dir: ws.wsfs.dir,
+      wsfs: ws.wsfs,
+      journal: ws.wsfs.journal,
+      origin: "shell",
+      gitTransport: () => browserGitTransport(),
+      python: browserPythonRuntime(),
+      node: browserNodeRuntime(),
+      packages: () => new PackageSettingsStore(localStorage).access(),
+    })
       .then((s) => !cancelled && setShell(s))
       .catch((e) => setError(`The shell could not start: ${(e as Error).message}`));
     return () => {

@@ -31,6 +31,8 @@ export type WorkspaceAgentDepsOptions = {
   node?: import("../runtimes/node/runtime").NodeRuntime;
   /** The workspace's web preview, for the `preview` tool (the browser passes its controller). */
   preview?: import("../preview/controller").PreviewService;
+  /** The npm registry the shell's `npm install` may use (the user's setting, read on each install); absent: off. */
+  packages?: () => import("../packages/registry").RegistryAccess | undefined;
 };
 
 type CheckpointsModule = typeof import("../checkpoints/index");
@@ -107,6 +109,7 @@ export function createWorkspaceAgentDeps(opts: WorkspaceAgentDepsOptions): Agent
           defenseInDepth: opts.defenseInDepth,
           python: opts.python,
           node: opts.node,
+          packages: opts.packages,
         }),
       )
       .catch((err) => {

@@ -25,6 +25,7 @@ import { createPythonCommands, PYTHON_COMMAND_NAMES } from "../runtimes/python/c
 import type { PythonRuntime } from "../runtimes/python/runtime";
 import { createNodeCommands, NODE_COMMAND_NAMES } from "../runtimes/node/command";
 import { createNpmCommands } from "../runtimes/node/npm";
+import type { RegistryAccess } from "../packages/registry";
 import type { NodeRuntime } from "../runtimes/node/runtime";
 import { BoundedStops, PROGRAM_STOP_MS } from "./bounded-stops";
 import { isLoneCommand, LIVE_OUTPUT_VAR, LiveOutputs, type LiveSink } from "../runtimes/python/live-output";
@@ -75,6 +76,8 @@ export type CreateShellOptions = {
   node?: NodeRuntime;
   /** How `git` fetch/pull/push/clone reach a server (lib/shell/git/context.ts); absent: no network. */
   gitTransport?: () => Transport;
+  /** The npm registry `npm install` may use, read on each install (the user's setting); undefined: downloads off. */
+  packages?: () => RegistryAccess | undefined;
 };
 
 export type ShellExecOptions = {
@@ -157,6 +160,7 @@ class ShellCore {
     python: PythonRuntime | undefined,
     readonly gitTransport: (() => Transport) | undefined,
     node: NodeRuntime | undefined,
+    readonly packages: (() => RegistryAccess | undefined) | undefined,
   ) {
     this.python = python && this.boundedStops.track(python);
     this.node = node && this.boundedStops.track(node);
@@ -200,6 +204,7 @@ export async function createShell(opts: CreateShellOptions): Promise<Shell> {
     opts.python,
     opts.gitTransport,
     opts.node,
+    opts.packages,
   );
   return new WorkspaceShell(core, (opts.readOnly ?? false) || wsfs.readOnly);
 }
@@ -251,7 +256,16 @@ class WorkspaceShell implements Shell {
         : []),
       ...(core.node ? createNodeCommands(core.jb, { runtime: core.node, wsfs: this.wsfs, mountPoint: core.mountPoint, readOnly, origin: core.origin, live: core.live }) : []),
       ...(core.node
-        ? createNpmCommands(core.jb, { mountPoint: core.mountPoint, shellCommands: () => this.commandNames(), liveCommands: () => core.liveCommands, live: core.live })
+        ? createNpmCommands(core.jb, {
+            mountPoint: core.mountPoint,
+            shellCommands: () => this.commandNames(),
+            liveCommands: () => core.liveCommands,
+            live: core.live,
+            wsfs: this.wsfs,
+            readOnly,
+            origin: core.origin,
+            packages: core.packages,
+          })
         : []),
     ];
   }

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startLocalRegistry, type LocalRegistry } from "../helpers/npm-registry";
 import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { createShell } from "../../lib/shell";
 import { inProcessNodeRuntime } from "../../lib/runtimes/node/runtime";
@@ -16,7 +17,7 @@ const runtime = inProcessNodeRuntime();
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-async function workspace(files: Record<string, string>) {
+async function workspace(files: Record<string, string>, opts: { packages?: () => { url: string; fetch: typeof fetch } | undefined; readOnly?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-npm-"));
   dirs.push(dir);
   for (const [p, data] of Object.entries(files)) {
@@ -25,7 +26,7 @@ async function workspace(files: Record<string, string>) {
   }
   const journal = new ChangeJournal();
   const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal });
-  const shell = await createShell({ fs: fs as unknown as IsoFs, dir, wsfs, defenseInDepth: false, node: runtime });
+  const shell = await createShell({ fs: fs as unknown as IsoFs, dir, wsfs, defenseInDepth: false, node: runtime, packages: opts.packages, readOnly: opts.readOnly });
   return { dir, shell, read: (p: string) => fs.readFileSync(path.join(dir, p), "utf8") };
 }
 
@@ -119,7 +120,7 @@ describe("npm scripts", () => {
     const ws = await workspace({ "package.json": pkg({}) });
     const install = await ws.shell.exec("npm install left-pad");
     expect(install.exitCode).toBe(1);
-    expect(install.stderr).toContain("installing packages is not available in the tab");
+    expect(install.stderr).toContain("package downloads are off. Allow them under Models → Packages");
     const missing = await ws.shell.exec("npx cowsay hi");
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain('"cowsay" is not a bin of any package in node_modules');
@@ -128,5 +129,45 @@ describe("npm scripts", () => {
     const r = await bare.shell.exec("npm test");
     expect(r.exitCode).toBe(254);
     expect(r.stderr).toContain("Could not read package.json");
+  });
+});
+
+describe("npm install in the shell (a local registry of real packages)", () => {
+  let registry: LocalRegistry;
+  beforeAll(async () => {
+    registry = await startLocalRegistry();
+    registry.addDirectory(path.resolve("node_modules/ms"));
+    registry.addDirectory(path.resolve("node_modules/debug"));
+  });
+  afterAll(() => registry.close());
+
+  it("installs, then node requires the package; a second install is up to date; uninstall removes it", async () => {
+    const ws = await workspace({ "package.json": pkg({ start: "node main.js" }), "main.js": "const ms = require('ms');\nconsole.log(ms('2h'), typeof require('debug'));\n" }, { packages: () => ({ url: registry.url, fetch: globalThis.fetch }) });
+    const seen: string[] = [];
+    const r = await ws.shell.exec("npm install debug", { onOutput: (_s, t) => seen.push(t) });
+    expect(r.exitCode).toBe(0);
+    expect(seen.join("")).toContain("added 2 packages");
+    expect(JSON.parse(ws.read("package.json")).dependencies).toEqual({ debug: "^4.4.3" });
+    expect((await ws.shell.exec("npm start -s")).stdout).toBe("7200000 function\n");
+    expect((await ws.shell.exec("npm ci")).stdout).toContain("up to date");
+    expect((await ws.shell.exec("npm i")).stdout).toContain("up to date");
+    const un = await ws.shell.exec("npm uninstall debug");
+    expect(un.stdout).toContain("removed 2");
+    expect(JSON.parse(ws.read("package.json")).dependencies).toEqual({});
+    expect((await ws.shell.exec("node main.js")).stderr).toContain("Cannot find module 'ms'");
+  });
+
+  it("is refused in a read-only mode, and says what went wrong when the registry does not have the package", async () => {
+    const on = () => ({ url: registry.url, fetch: globalThis.fetch });
+    const ro = await workspace({ "package.json": pkg({}) }, { packages: on, readOnly: true });
+    const r = await ro.shell.exec("npm install debug");
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("read-only");
+    const ws = await workspace({ "package.json": pkg({}) }, { packages: on });
+    const missing = await ws.shell.exec("npm install left-pad");
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('npm error 404 Not Found');
+    const ci = await ws.shell.exec("npm ci");
+    expect(ci.stderr).toContain("npm ci needs a package-lock.json");
   });
 });

@@ -4,8 +4,9 @@
  * through the shell like any command line, and `npx <bin>` runs a package's bin from the
  * workspace's node_modules with `node`. A script or npx naming a package bin ("mocha test/") runs
  * that bin's file with `node`, as npm's `.bin` links would; `tsx` and `ts-node` are `node` here,
- * which runs TypeScript itself. Installing packages needs the network and is refused with a
- * message saying so, as is anything else npm does that the tab cannot.
+ * which runs TypeScript itself. `npm install` / `ci` / `update` / `uninstall` go to
+ * lib/packages/install.ts when the user has allowed package downloads (else they say how); what
+ * else npm does that the tab cannot is refused with a message saying so.
  *
  * Written here rather than taken from npm (the CLI is a Node program with a process, a cache
  * and child processes): what is kept is its observable behaviour for scripts — the "> pkg@1.0.0
@@ -14,6 +15,8 @@
 import type { Command, ResolvedCommandContext } from "just-bash";
 import { resolveShellPath, toWorkspacePath } from "../../shell/paths";
 import { isLoneCommand, LIVE_OUTPUT_VAR, programEnvironment, type LiveOutputs, type LiveSink } from "../python/live-output";
+import type { WorkspaceFs } from "../../fs/workspace-fs";
+import type { RegistryAccess } from "../../packages/registry";
 
 /** The npm that ships with the node this runtime reports (process.ts's NODE_VERSION). */
 export const NPM_VERSION = "10.9.0";
@@ -45,6 +48,13 @@ export type NpmCommandOptions = {
   liveCommands: () => readonly string[];
   /** The shell's live sinks: a lone `npm test` shows its banner and each stage's output as they come. */
   live?: LiveOutputs;
+  /** The shell's view of the workspace (read-only in Plan and Review: installs are refused there). */
+  wsfs: WorkspaceFs;
+  readOnly: boolean;
+  /** Journal origin of what an install writes. */
+  origin: string;
+  /** The registry, when the user has allowed package downloads; undefined: off. */
+  packages?: () => RegistryAccess | undefined;
 };
 
 /** Where a command's output goes: the live sink when it has one (in order with what its scripts stream), else its result. */
@@ -92,18 +102,18 @@ async function npm(argv: string[], ctx: ResolvedCommandContext, opts: NpmCommand
     case "install":
     case "i":
     case "in":
-    case "ci":
+    case "isntall":
     case "add":
+    case "ci":
+    case "clean-install":
     case "update":
     case "up":
+    case "upgrade":
     case "uninstall":
     case "remove":
     case "rm":
-      return {
-        stdout: "",
-        stderr: `npm ${sub}: installing packages is not available in the tab (it needs the npm registry over the network). Packages already in node_modules work: node and npx find them.\n`,
-        exitCode: 1,
-      };
+    case "un":
+      return install(sub, rest, ctx, opts);
     case "exec":
     case "x":
       return npx(rest, ctx, opts);
@@ -177,6 +187,47 @@ async function runScript(name: string, argv: string[], ctx: ResolvedCommandConte
       if (!silent) out.write("stderr", `npm error Lifecycle script \`${stage}\` failed with error:\nnpm error code ${r.exitCode}\nnpm error path ${root}\nnpm error command failed\nnpm error command sh -c ${line}\n`);
       return out.result(r.exitCode);
     }
+  }
+  return out.result(0);
+}
+
+async function install(sub: string, argv: string[], ctx: ResolvedCommandContext, opts: NpmCommandOptions): Promise<Result> {
+  if (opts.readOnly) return { stdout: "", stderr: `npm ${sub}: this mode's workspace is read-only; installing changes it (switch to Agent mode, or run it in the terminal)\n`, exitCode: 1 };
+  const access = opts.packages?.();
+  if (!access) {
+    return {
+      stdout: "",
+      stderr: `npm ${sub}: package downloads are off. Allow them under Models → Packages (they come from the npm registry over the network); packages already in node_modules work without it.\n`,
+      exitCode: 1,
+    };
+  }
+  const dev = argv.some((a) => a === "-D" || a === "--save-dev" || a === "--dev");
+  const names = argv.filter((a) => !a.startsWith("-"));
+  const found = await findPackage(ctx, opts.mountPoint);
+  const here = toWorkspacePath(opts.mountPoint, ctx.cwd, ctx.cwd) !== null ? ctx.cwd : opts.mountPoint;
+  const rootAbs = "error" in found ? here : found.root;
+  const root = toWorkspacePath(opts.mountPoint, rootAbs) ?? "";
+  const removing = sub === "uninstall" || sub === "remove" || sub === "rm" || sub === "un";
+  if (removing && names.length === 0) return { stdout: "", stderr: `npm ${sub}: name the packages to remove\n`, exitCode: 1 };
+  if ((sub === "ci" || sub === "clean-install") && names.length) return { stdout: "", stderr: "npm ci installs the lockfile as it is: it takes no package names\n", exitCode: 1 };
+  const out = new Output(programEnvironment(ctx, opts.live).live);
+  const log = (line: string) => out.write(line.startsWith("npm warn") ? "stderr" : "stdout", line.endsWith("\n") ? line : `${line}\n`);
+  const { installPackages } = await import("../../packages/install");
+  try {
+    await installPackages({
+      wsfs: opts.wsfs,
+      root,
+      access,
+      origin: opts.origin,
+      log,
+      signal: ctx.signal,
+      ...(removing ? { remove: names } : names.length && sub !== "update" && sub !== "up" && sub !== "upgrade" ? { add: { specs: names, dev } } : {}),
+      ...(sub === "update" || sub === "up" || sub === "upgrade" ? { fresh: true } : {}),
+      ...(sub === "ci" || sub === "clean-install" ? { frozen: true } : {}),
+    });
+  } catch (e) {
+    out.write("stderr", `npm error ${(e as Error).message}\n`);
+    return out.result(1);
   }
   return out.result(0);
 }

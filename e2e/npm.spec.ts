@@ -1,0 +1,58 @@
+/**
+ * npm in the terminal, in real Chromium: package.json scripts, and `npm install` from a local
+ * registry serving real packages (debug and ms, packed from this repository's node_modules) —
+ * refused until the user allows package downloads under Models → Packages, then installed,
+ * checked against their published integrity, and used by a script.
+ */
+import path from "node:path";
+import { test, expect, createWorkspace, treeItem, terminalScreen as screen, terminalRow as row, runInTerminal as run } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { startLocalRegistry, type LocalRegistry } from "../test/helpers/npm-registry";
+
+let registry: LocalRegistry;
+test.beforeAll(async () => {
+  registry = await startLocalRegistry();
+  registry.addDirectory(path.resolve("node_modules/ms"));
+  registry.addDirectory(path.resolve("node_modules/debug"));
+});
+test.afterAll(() => registry.close());
+
+async function openTerminal(page: Page, name: string) {
+  await createWorkspace(page, name);
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(screen(page)).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+}
+
+test("npm install is off until allowed, then installs from the registry; npm test runs a script that uses the package", async ({ page }) => {
+  await openTerminal(page, "Npm");
+  await run(page, `printf '{"name":"app","version":"1.0.0","scripts":{"test":"node check.js"}}\\n' > package.json`);
+  await run(page, `printf 'const ms = require("ms");\\nconsole.log("two hours is", ms("2h"), "ms");\\n' > check.js`);
+  await expect(treeItem(page, "check.js")).toBeVisible();
+
+  await run(page, "npm install debug");
+  await expect(screen(page)).toContainText("package downloads are off", { timeout: 30_000 });
+
+  // The user allows downloads from their registry, as a person does in the settings.
+  await page.getByRole("button", { name: "Models" }).click();
+  const dialog = page.getByRole("dialog", { name: "Models and keys" });
+  const packages = dialog.getByRole("group", { name: "Packages" });
+  await packages.getByLabel("Allow package downloads").check();
+  await packages.getByLabel("npm registry").fill(registry.url);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await page.getByTestId("terminal").click();
+  await run(page, "npm install debug");
+  await expect(row(page, /added 2 packages/)).toHaveCount(1, { timeout: 30_000 });
+  await expect(treeItem(page, "package-lock.json")).toBeVisible();
+  await expect(treeItem(page, "node_modules")).toBeVisible();
+  await run(page, "npm test");
+  await expect(row(page, /^> app@1\.0\.0 test\s*$/)).toHaveCount(1, { timeout: 30_000 });
+  await expect(row(page, /^two hours is 7200000 ms\s*$/)).toHaveCount(1, { timeout: 30_000 });
+  await run(page, "cat .gitignore");
+  await expect(row(page, /^node_modules\/\s*$/)).toHaveCount(1);
+  // Only the local registry was asked: documents and tarballs of debug and ms.
+  expect(registry.requests.filter((r) => r.method === "GET").map((r) => r.path).sort()).toEqual(["/-/debug-4.4.3.tgz", "/-/ms-2.1.3.tgz", "/debug", "/ms"]);
+});
