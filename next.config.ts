@@ -70,7 +70,21 @@ async function bundleNodeRuntime(): Promise<void> {
   await bundleScript("lib/runtimes/node/worker.ts", "public/runtimes/node-worker.js", "iife");
 }
 
+/**
+ * The web preview's bundler (lib/preview/bundle.ts): esbuild's wasm, served by the app from
+ * public/esbuild/ like Pyodide's files (no CDN), copied only when missing or changed.
+ */
+async function copyEsbuildWasm(): Promise<void> {
+  const fs = await import("node:fs/promises");
+  const path = await import("node:path");
+  const from = path.join(process.cwd(), "node_modules/esbuild-wasm/esbuild.wasm");
+  const to = path.join(process.cwd(), "public/esbuild/esbuild.wasm");
+  await fs.mkdir(path.dirname(to), { recursive: true });
+  const [src, dst] = await Promise.all([fs.stat(from), fs.stat(to).catch(() => null)]);
+  if (!dst || dst.size !== src.size || dst.mtimeMs < src.mtimeMs) await fs.copyFile(from, to);
+}
+
 export default async function config(phase: string): Promise<NextConfig> {
-  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) await Promise.all([bundlePluginRuntime(), bundlePythonRuntime(), bundleNodeRuntime()]);
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) await Promise.all([bundlePluginRuntime(), bundlePythonRuntime(), bundleNodeRuntime(), copyEsbuildWasm()]);
   return nextConfig;
 }

@@ -56,3 +56,29 @@ test("npm install is off until allowed, then installs from the registry; npm tes
   // Only the local registry was asked: documents and tarballs of debug and ms.
   expect(registry.requests.filter((r) => r.method === "GET").map((r) => r.path).sort()).toEqual(["/-/debug-4.4.3.tgz", "/-/ms-2.1.3.tgz", "/debug", "/ms"]);
 });
+
+test("a React app: npm install react react-dom, a TSX entry with a bare import and JSX, rendered and clickable in the preview", async ({ page }) => {
+  registry.addDirectory(path.resolve("node_modules/react"));
+  registry.addDirectory(path.resolve("node_modules/react-dom"));
+  registry.addDirectory(path.resolve("node_modules/scheduler"));
+  await openTerminal(page, "React preview");
+  await page.evaluate((url) => localStorage.setItem("tabula.packages.v1", JSON.stringify({ allowDownloads: true, registry: url })), registry.url);
+  await run(page, `printf '{"name":"react-app","version":"1.0.0"}\\n' > package.json`);
+  await run(page, "npm install react react-dom");
+  await expect(row(page, /added 3 packages/)).toHaveCount(1, { timeout: 60_000 });
+  await run(page, `printf '<!doctype html><html><head><title>Counter</title></head><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\\n' > index.html`);
+  await run(page, "mkdir -p src");
+  await run(page, `printf 'import { useState } from "react";\\nimport { createRoot } from "react-dom/client";\\nimport "./app.css";\\nfunction Counter({ start }: { start: number }) {\\n  const [n, setN] = useState(start);\\n  return <button onClick={() => setN(n + 1)}>clicked {n} times</button>;\\n}\\ncreateRoot(document.getElementById("root")!).render(<Counter start={0} />);\\n' > src/main.tsx`);
+  await run(page, `printf 'button { color: rgb(200, 0, 0); }\\n' > src/app.css`);
+  await expect(treeItem(page, "src")).toBeVisible();
+
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  const site = page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]');
+  const button = site.getByRole("button", { name: "clicked 0 times" });
+  await expect(button).toBeVisible({ timeout: 60_000 });
+  await button.click();
+  await expect(site.getByRole("button", { name: "clicked 1 times" })).toBeVisible();
+  await expect(site.getByRole("button")).toHaveCSS("color", "rgb(200, 0, 0)");
+  // Nothing but the local registry and this machine was asked for anything (the offline guard checks the rest).
+  expect(registry.requests.some((r) => r.path === "/react-dom")).toBe(true);
+});

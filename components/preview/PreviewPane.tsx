@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { PreviewLink } from "@/lib/preview/link";
+import { browserBundler } from "@/components/services/preview-bundler";
 import type { PreviewController, PreviewSnapshot } from "@/lib/preview/controller";
 import { PREVIEW_HOST_PATH, type PreviewConsoleEntry } from "@/lib/preview/protocol";
 import type { WorkspaceState } from "@/components/workbench/useWorkspace";
@@ -60,7 +61,7 @@ export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; c
       onFailed: (message) => setStatus({ kind: "unavailable", message: `The preview could not start: ${message}` }),
       onConsole: (entry) => setEntries((list) => [...list.slice(-(MAX_CONSOLE - 1)), entry]),
       onLoaded: (path) => setShown(`/${path}`),
-    });
+    }, { bundler: browserBundler });
     const capture = (path: string | undefined, signal?: AbortSignal): Promise<PreviewSnapshot> => {
       setEntries([]);
       if (path !== undefined) setAddress(path.startsWith("/") ? path : `/${path}`);

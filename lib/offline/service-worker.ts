@@ -9,8 +9,8 @@
  *   the cached copy of that URL, else the cached workbench shell for any /w/<id> (the workbench
  *   reads its id from the address, so one shell serves every workspace), else the start page.
  * - The build's files (/_next/static/, hashed and immutable), the plugin sandbox runtime, the
- *   program runtimes' worker scripts (/runtimes/), the icons and Pyodide's files (/pyodide/,
- *   only once used): cache first, stored as fetched.
+ *   program runtimes' worker scripts (/runtimes/), the icons, the preview bundler's wasm
+ *   (/esbuild/) and Pyodide's files (/pyodide/), the last two only once used: cache first, stored as fetched.
  *   Installing also stores the files the shell pages name in their HTML (and the chunks those
  *   scripts load lazily, one step), so the start page
  *   opens offline even if the user only ever loaded it for a moment.
@@ -48,7 +48,8 @@ export function installServiceWorker(scope: WorkerScope, version: string): void 
   const cacheFor = (url: URL): string | undefined => {
     if (!sameOrigin(url) || url.pathname.startsWith("/api/")) return undefined;
     if (url.pathname.startsWith("/pyodide/")) return RUNTIMES;
-    if (["/_next/static/", "/sandbox/", "/runtimes/", "/icons/"].some((prefix) => url.pathname.startsWith(prefix))) return STATIC;
+    // esbuild's wasm (the preview's bundler) with the build: its JS and wasm must be the same version.
+    if (["/_next/static/", "/sandbox/", "/runtimes/", "/icons/", "/esbuild/"].some((prefix) => url.pathname.startsWith(prefix))) return STATIC;
     if (url.pathname === "/manifest.webmanifest" || url.pathname === "/icon.svg") return STATIC;
     return undefined;
   };

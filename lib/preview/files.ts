@@ -3,9 +3,12 @@
  * workspace file's bytes and content type. Directories serve their index.html; TypeScript is
  * compiled to JavaScript on the way (sucrase, types stripped, ES modules kept as they are, so the
  * browser loads them as modules; sucrase is loaded on the first such file, not with the page);
+ * a module with JSX or with imports of packages is bundled instead (./bundle.ts), when a bundler
+ * is given;
  * HTML pages get the console hook (console-hook.ts). Nothing outside the workspace, nor under
  * .git, is ever served.
  */
+import { bundleModule, needsBundle, type Esbuild } from "./bundle";
 import { withConsoleHook } from "./console-hook";
 import type { PreviewFileAnswer } from "./protocol";
 
@@ -13,6 +16,9 @@ export type PreviewSource = {
   readFile(path: string): Promise<Uint8Array>;
   stat(path: string): Promise<{ type: "file" | "dir" | "symlink" } | null>;
 };
+
+/** How modules are served: with `bundler`, JSX and package imports are bundled (the tab passes esbuild-wasm). */
+export type PreviewServing = { bundler?: () => Promise<Esbuild> };
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
@@ -86,7 +92,7 @@ export function workspacePathOf(raw: string): string | null {
 }
 
 /** The answer for one request path (see workspacePathOf). */
-export async function previewFile(source: PreviewSource, raw: string): Promise<PreviewFileAnswer> {
+export async function previewFile(source: PreviewSource, raw: string, serving: PreviewServing = {}): Promise<PreviewFileAnswer> {
   const path = workspacePathOf(raw);
   if (path === null) return page(404, "Not found", `${raw} is not a path inside the workspace.`);
   let file = path;
@@ -106,6 +112,16 @@ export async function previewFile(source: PreviewSource, raw: string): Promise<P
   }
   const contentType = contentTypeOf(file);
   if (contentType.startsWith("text/html")) return { status: 200, contentType, body: encode(withConsoleHook(new TextDecoder().decode(bytes))) };
+  if (serving.bundler && /\.(ts|tsx|mts|jsx|js|mjs)$/.test(file) && needsBundle(file, new TextDecoder().decode(bytes))) {
+    let result;
+    try {
+      result = await bundleModule(await serving.bundler(), source, file);
+    } catch (err) {
+      result = { error: `the bundler could not start (${(err as Error).message})` };
+    }
+    if ("code" in result) return { status: 200, contentType, body: encode(result.code) };
+    return { status: 200, contentType, body: encode(`console.error(${JSON.stringify(`Could not bundle ${file}:\n${result.error}`)});`) };
+  }
   if (/\.(ts|tsx|mts|jsx)$/.test(file)) {
     try {
       const transforms: ("typescript" | "jsx")[] = /\.(ts|tsx|mts)$/.test(file) ? ["typescript"] : [];

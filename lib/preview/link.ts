@@ -7,7 +7,7 @@
  * it and for late output, and report it.
  */
 import type { PreviewPaneApi, PreviewSnapshot } from "./controller";
-import { previewFile, type PreviewSource } from "./files";
+import { previewFile, type PreviewServing, type PreviewSource } from "./files";
 import type { AppToHost, HostHello, HostToApp, PreviewConsoleEntry } from "./protocol";
 
 export type PreviewEvents = {
@@ -41,6 +41,7 @@ export class PreviewLink implements PreviewPaneApi {
   constructor(
     private readonly source: PreviewSource,
     private readonly events: PreviewEvents,
+    private readonly serving: PreviewServing = {},
   ) {
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
@@ -143,7 +144,7 @@ export class PreviewLink implements PreviewPaneApi {
         this.reads.delete(m.id);
         return;
       case "file": {
-        const answer = await previewFile(this.source, m.path);
+        const answer = await previewFile(this.source, m.path, this.serving);
         return this.send({ type: "file", id: m.id, answer }, [answer.body]);
       }
     }

@@ -1,7 +1,7 @@
 /**
  * The preview origin's service worker (served at /preview/sw.js by app/preview/sw.js/route.ts,
- * on the preview origin only). It answers every request for `/preview/<session>/<path>` with the
- * workspace file, which it asks of the preview host page of that session (host.ts), which asks
+ * on the preview origin only). It answers every request for `/preview/<session>/<path>` — and a
+ * previewed page's root-absolute ones, `/<path>`, as its session's — with the workspace file, which it asks of the preview host page of that session (host.ts), which asks
  * the app page. It keeps no state of its own: a browser may stop an idle service worker at any
  * moment, so each request finds its host again among the worker's clients.
  *
@@ -65,8 +65,22 @@ export function installPreviewServiceWorker(scope: PreviewWorkerScope, hostPath:
     const url = new URL(event.request.url);
     if (url.origin !== scope.location.origin) return; // other sites: the network, as for any page
     const m = CONTENT.exec(url.pathname);
-    if (!m) return; // the host page and this script: the network
-    event.respondWith(answer(m[1], m[2]));
+    if (m) return event.respondWith(answer(m[1], m[2]));
+    // A root-absolute address in a previewed page ("/src/main.tsx", as Vite's templates write):
+    // the site's root is its session's folder, found from the page that asked.
+    if (url.pathname === hostPath || url.pathname.startsWith("/preview/")) return; // the host page and this script: the network
+    let from: RegExpExecArray | null = null;
+    try {
+      const ref = new URL(event.request.referrer);
+      if (ref.origin === scope.location.origin) from = CONTENT.exec(ref.pathname);
+    } catch {
+      /* no referrer: not a previewed page's request */
+    }
+    if (!from) return;
+    const inSite = `/preview/${from[1]}${url.pathname}${url.search}`;
+    // A link to "/about": the page's address moves into the site, so its own requests find it too.
+    if (event.request.mode === "navigate") return event.respondWith(Response.redirect(`${scope.location.origin}${inSite}`, 302));
+    event.respondWith(answer(from[1], url.pathname.slice(1)));
   });
 }
 
