@@ -59,3 +59,32 @@ test("a workspace visited once opens, edits, saves and runs the terminal with th
   await expect(page.getByRole("link", { name: "Offline work" })).toBeVisible();
   await context.setOffline(false);
 });
+
+test("the web preview opens with the network off, once it was opened online", async ({ page, context }) => {
+  test.setTimeout(150_000);
+  await createWorkspace(page, "Offline preview");
+  await page.locator("body").click();
+  await page.keyboard.press("Control+`");
+  await expect(page.getByTestId("terminal").locator(".xterm-rows")).toContainText("$", { timeout: 30_000 });
+  await page.getByTestId("terminal").click();
+  await runInTerminal(page, `printf '<!doctype html><title>Offline page</title><h1>Seen offline</h1>\\n' > index.html`);
+  await expect(treeItem(page, "index.html")).toBeVisible();
+  const site = page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]');
+  // Online: the preview opens (its service worker installs), and once more (the worker keeps the host page).
+  for (let i = 0; i < 2; i++) {
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
+    await expect(site.getByRole("heading", { name: "Seen offline" })).toBeVisible({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Close preview" }).click();
+    await expect(page.getByRole("region", { name: "Web preview" })).toHaveCount(0);
+  }
+  await expect(page.locator("html")).toHaveAttribute("data-offline-ready", "true", { timeout: 30_000 });
+  await page.reload();
+  await expect(treeItem(page, "index.html")).toBeVisible();
+
+  await context.setOffline(true);
+  await page.goto(page.url());
+  await expect(treeItem(page, "index.html")).toBeVisible();
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(site.getByRole("heading", { name: "Seen offline" })).toBeVisible({ timeout: 30_000 });
+  await context.setOffline(false);
+});

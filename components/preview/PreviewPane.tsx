@@ -35,10 +35,16 @@ export function PreviewPane({ ws, controller, onClose }: { ws: WorkspaceState; c
 
   useEffect(() => {
     let live = true;
+    // Offline, the server cannot be asked: the origin it gave last time (its service worker keeps the host page).
+    const KEY = "tabula.preview-origin";
     fetch("/api/preview")
       .then((r) => r.json() as Promise<{ origin: string | null }>)
-      .then((r) => live && setOrigin(r.origin))
-      .catch(() => live && setOrigin(null));
+      .then((r) => {
+        if (r.origin) localStorage.setItem(KEY, r.origin);
+        else localStorage.removeItem(KEY);
+        if (live) setOrigin(r.origin);
+      })
+      .catch(() => live && setOrigin(localStorage.getItem(KEY)));
     return () => {
       live = false;
     };

@@ -3,7 +3,8 @@
  * on the preview origin only). It answers every request for `/preview/<session>/<path>` — and a
  * previewed page's root-absolute ones, `/<path>`, as its session's — with the workspace file, which it asks of the preview host page of that session (host.ts), which asks
  * the app page. It keeps no state of its own: a browser may stop an idle service worker at any
- * moment, so each request finds its host again among the worker's clients.
+ * moment, so each request finds its host again among the worker's clients. It keeps one copy of
+ * the host page (the same page for every session) so that the preview opens offline.
  *
  * `installPreviewServiceWorker` is serialised into the script: it must not use anything from
  * outside its own body.
@@ -18,6 +19,8 @@ export interface PreviewWorkerScope {
   };
   skipWaiting(): Promise<void>;
   addEventListener(type: string, listener: (event: any) => void): void;
+  fetch(request: Request): Promise<Response>;
+  caches?: CacheStorage;
 }
 
 export function installPreviewServiceWorker(scope: PreviewWorkerScope, hostPath: string): void {
@@ -59,6 +62,20 @@ export function installPreviewServiceWorker(scope: PreviewWorkerScope, hostPath:
     });
   };
 
+  /** The host page: the network, else (offline) the copy kept from the last visit, whatever its session. */
+  const HOST_CACHE = "tabula-preview-host";
+  const hostPage = async (request: Request): Promise<Response> => {
+    try {
+      const fresh = await scope.fetch(request);
+      if (fresh.ok && scope.caches) await (await scope.caches.open(HOST_CACHE)).put(hostPath, fresh.clone());
+      return fresh;
+    } catch (err) {
+      const kept = scope.caches ? await (await scope.caches.open(HOST_CACHE)).match(hostPath) : undefined;
+      if (kept) return kept;
+      throw err;
+    }
+  };
+
   scope.addEventListener("install", () => void scope.skipWaiting());
   scope.addEventListener("activate", (event) => event.waitUntil(scope.clients.claim()));
   scope.addEventListener("fetch", (event) => {
@@ -68,7 +85,8 @@ export function installPreviewServiceWorker(scope: PreviewWorkerScope, hostPath:
     if (m) return event.respondWith(answer(m[1], m[2]));
     // A root-absolute address in a previewed page ("/src/main.tsx", as Vite's templates write):
     // the site's root is its session's folder, found from the page that asked.
-    if (url.pathname === hostPath || url.pathname.startsWith("/preview/")) return; // the host page and this script: the network
+    if (url.pathname === hostPath) return event.respondWith(hostPage(event.request));
+    if (url.pathname.startsWith("/preview/")) return; // this script: the network
     let from: RegExpExecArray | null = null;
     try {
       const ref = new URL(event.request.referrer);

@@ -19,11 +19,24 @@ function fakeScope() {
       port!.postMessage({ status: 200, contentType: "text/plain", body: new TextEncoder().encode(`file ${message.path}`).buffer });
     },
   });
+  const stored = new Map<string, Response>();
+  const net = { online: true, hits: 0 };
   const scope = {
     location: { origin: ORIGIN },
     clients: { claim: async () => undefined, matchAll: async () => [host("sessionAAAA"), host("sessionBBBB")] },
     skipWaiting: async () => undefined,
     addEventListener: (type: string, fn: (e: unknown) => void) => void listeners.set(type, fn),
+    fetch: async () => {
+      if (!net.online) throw new TypeError("Failed to fetch");
+      net.hits++;
+      return new Response(`host page ${net.hits}`, { status: 200 });
+    },
+    caches: {
+      open: async () => ({
+        put: async (key: string, r: Response) => void stored.set(key, r),
+        match: async (key: string) => stored.get(key)?.clone(),
+      }),
+    } as unknown as CacheStorage,
   };
   installPreviewServiceWorker(scope, HOST);
   const fetch = async (url: string, init: { referrer?: string; mode?: string } = {}) => {
@@ -31,7 +44,7 @@ function fakeScope() {
     listeners.get("fetch")!({ request: { url, referrer: init.referrer ?? "", mode: init.mode ?? "cors" }, respondWith: (r: Promise<Response> | Response) => (answered = Promise.resolve(r)) });
     return answered;
   };
-  return { fetch, asked };
+  return { fetch, asked, net };
 }
 
 describe("the preview service worker", () => {
@@ -53,9 +66,20 @@ describe("the preview service worker", () => {
     expect(r!.headers.get("location")).toBe(`${ORIGIN}/preview/sessionAAAA/about?x=1`);
   });
 
-  it("leaves the host page, other sites and requests from no previewed page to the network", async () => {
+  it("serves the host page from the network, and offline the copy kept from the last visit (any session)", async () => {
     const sw = fakeScope();
-    expect(await sw.fetch(`${ORIGIN}${HOST}?session=sessionAAAA`, { referrer: `${ORIGIN}/preview/sessionAAAA/` })).toBeUndefined();
+    expect(await (await sw.fetch(`${ORIGIN}${HOST}?session=sessionAAAA`))!.text()).toBe("host page 1");
+    sw.net.online = false;
+    expect(await (await sw.fetch(`${ORIGIN}${HOST}?session=sessionBBBB`))!.text()).toBe("host page 1");
+    sw.net.online = true;
+    expect(await (await sw.fetch(`${ORIGIN}${HOST}?session=sessionBBBB`))!.text()).toBe("host page 2");
+    const never = fakeScope();
+    never.net.online = false;
+    await expect(never.fetch(`${ORIGIN}${HOST}?session=x`)).rejects.toThrow(/Failed to fetch/);
+  });
+
+  it("leaves other sites and requests from no previewed page to the network", async () => {
+    const sw = fakeScope();
     expect(await sw.fetch("https://example.com/lib.js", { referrer: `${ORIGIN}/preview/sessionAAAA/` })).toBeUndefined();
     expect(await sw.fetch(`${ORIGIN}/src/main.tsx`)).toBeUndefined();
     expect(await sw.fetch(`${ORIGIN}/src/main.tsx`, { referrer: "https://elsewhere.example/preview/sessionAAAA/" })).toBeUndefined();
