@@ -5,7 +5,7 @@
  * checked against their published integrity, and used by a script.
  */
 import path from "node:path";
-import { test, expect, createWorkspace, treeItem, terminalScreen as screen, terminalRow as row, runInTerminal as run } from "./fixtures";
+import { test, expect, createWorkspace, openTerminal, treeItem, terminalScreen as screen, terminalRow as row, runInTerminal as run } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { startLocalRegistry, type LocalRegistry } from "../test/helpers/npm-registry";
 
@@ -17,16 +17,13 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => registry.close());
 
-async function openTerminal(page: Page, name: string) {
+async function workspaceWithTerminal(page: Page, name: string) {
   await createWorkspace(page, name);
-  await page.locator("body").click();
-  await page.keyboard.press("Control+`");
-  await expect(screen(page)).toContainText("$", { timeout: 30_000 });
-  await page.getByTestId("terminal").click();
+  await openTerminal(page);
 }
 
 test("npm install is off until allowed, then installs from the registry; npm test runs a script that uses the package", async ({ page }) => {
-  await openTerminal(page, "Npm");
+  await workspaceWithTerminal(page, "Npm");
   await run(page, `printf '{"name":"app","version":"1.0.0","scripts":{"test":"node check.js"}}\\n' > package.json`);
   await run(page, `printf 'const ms = require("ms");\\nconsole.log("two hours is", ms("2h"), "ms");\\n' > check.js`);
   await expect(treeItem(page, "check.js")).toBeVisible();
@@ -61,7 +58,7 @@ test("a React app: npm install react react-dom, a TSX entry with a bare import a
   registry.addDirectory(path.resolve("node_modules/react"));
   registry.addDirectory(path.resolve("node_modules/react-dom"));
   registry.addDirectory(path.resolve("node_modules/scheduler"));
-  await openTerminal(page, "React preview");
+  await workspaceWithTerminal(page, "React preview");
   await page.evaluate((url) => localStorage.setItem("tabula.packages.v1", JSON.stringify({ allowDownloads: true, registry: url })), registry.url);
   await run(page, `printf '{"name":"react-app","version":"1.0.0"}\\n' > package.json`);
   await run(page, "npm install react react-dom");

@@ -148,8 +148,7 @@ export class Orchestrations {
 
   /** Note a proposal's answer (and its team, if it has one) and write the record. */
   private keep(callId: string, proposal: PendingProposal): void {
-    const { ...plain } = proposal; // a frozen approval is copied, not kept
-    this.records.set(callId, { ...this.records.get(callId), version: 1, toolCallId: callId, proposal: structuredClone(plain) });
+    this.records.set(callId, { ...this.records.get(callId), version: 1, toolCallId: callId, proposal: structuredClone(proposal) });
     this.save(callId);
   }
 

@@ -9,6 +9,7 @@
  * are capped (a gzip bomb stops at the cap, before its bytes are held).
  */
 import { Gunzip } from "fflate";
+import { concatBytes } from "../checkpoints/util";
 
 export type TarFile = { path: string; data: Uint8Array; executable: boolean };
 
@@ -35,13 +36,7 @@ export function gunzipCapped(gz: Uint8Array, maxBytes: number): Uint8Array {
     throw new TarError(`the package archive is not valid gzip (${(e as Error).message})`);
   }
   if (over) throw new TarError(`the package unpacks to more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 const decoder = new TextDecoder();

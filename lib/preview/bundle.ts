@@ -1,5 +1,5 @@
 /**
- * Bundling a previewed module that imports packages: `import React from "react"` in main.tsx, or
+ * Bundling a previewed module that imports packages (main.tsx importing React's useState), or
  * any JSX (which imports react/jsx-runtime). Browsers cannot resolve bare imports, and most
  * packages are CommonJS, so such a module is served as one ES module bundle made by esbuild (the
  * wasm build in the tab, the native one in tests — same API), its imports read from the workspace:

@@ -7,13 +7,12 @@
  * bomb, a package the registry does not have.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
 import { installPackages } from "../../lib/packages/install";
 import { readPackageTarball } from "../../lib/packages/tar";
 import { startLocalRegistry, tarGz, type LocalRegistry } from "../helpers/npm-registry";
+import { tempWorkspace } from "../helpers/node-workspace";
 
 let registry: LocalRegistry;
 beforeAll(async () => {
@@ -28,20 +27,14 @@ beforeAll(async () => {
 });
 afterAll(() => registry.close());
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function workspace(files: Record<string, string>) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-install-"));
-  dirs.push(dir);
-  for (const [p, data] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), data);
-  }
-  const journal = new ChangeJournal();
-  const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal });
-  const read = (p: string) => (fs.existsSync(path.join(dir, p)) ? fs.readFileSync(path.join(dir, p), "utf8") : undefined);
-  return { dir, wsfs, journal, read };
+  const ws = tempWorkspace(files);
+  cleanups.push(ws.cleanup);
+  const read = (p: string) => (fs.existsSync(path.join(ws.dir, p)) ? fs.readFileSync(path.join(ws.dir, p), "utf8") : undefined);
+  return { dir: ws.dir, wsfs: ws.wsfs, journal: ws.wsfs.journal, read };
 }
 
 const access = () => ({ url: registry.url, fetch: globalThis.fetch });

@@ -5,27 +5,21 @@
  * bin map, scoped), tsx as node, npx, and the refusals that say why (install needs the network).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startLocalRegistry, type LocalRegistry } from "../helpers/npm-registry";
-import { ChangeJournal, type IsoFs, WorkspaceFs } from "../../lib/fs";
+import type { IsoFs } from "../../lib/fs";
+import { tempWorkspace } from "../helpers/node-workspace";
 import { createShell } from "../../lib/shell";
 import { inProcessNodeRuntime } from "../../lib/runtimes/node/runtime";
 
 const runtime = inProcessNodeRuntime();
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 async function workspace(files: Record<string, string>, opts: { packages?: () => { url: string; fetch: typeof fetch } | undefined; readOnly?: boolean } = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tabula-npm-"));
-  dirs.push(dir);
-  for (const [p, data] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), data);
-  }
-  const journal = new ChangeJournal();
-  const wsfs = new WorkspaceFs({ fs: fs as unknown as IsoFs, dir, journal });
+  const { dir, wsfs, cleanup } = tempWorkspace(files);
+  cleanups.push(cleanup);
   const shell = await createShell({ fs: fs as unknown as IsoFs, dir, wsfs, defenseInDepth: false, node: runtime, packages: opts.packages, readOnly: opts.readOnly });
   return { dir, shell, read: (p: string) => fs.readFileSync(path.join(dir, p), "utf8") };
 }
