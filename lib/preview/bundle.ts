@@ -16,8 +16,20 @@
  */
 import type { PreviewSource } from "./files";
 
+type BuildResult = { outputFiles?: { text: string }[]; errors: unknown[]; warnings: unknown[] };
+type BuildContext = { rebuild(): Promise<BuildResult>; dispose(): Promise<void> };
+
 /** The part of esbuild's API used here (esbuild-wasm's and esbuild's alike). */
-export type Esbuild = { build(options: Record<string, unknown>): Promise<{ outputFiles?: { text: string }[]; errors: unknown[]; warnings: unknown[] }> };
+export type Esbuild = { build(options: Record<string, unknown>): Promise<BuildResult>; context?(options: Record<string, unknown>): Promise<BuildContext> };
+
+/**
+ * Build contexts kept per entry (a few, the least recently used disposed first): a rebuild after a
+ * save parses again only the files whose contents changed — on React's 1.2 MB development build,
+ * about 2.5× faster than a fresh build (measured with native esbuild: 48 ms against 125).
+ */
+const KEPT_CONTEXTS = 4;
+type Kept = { ctx: BuildContext; reads: { source: PreviewSource } };
+const contexts = new WeakMap<Esbuild, Map<string, Promise<Kept>>>();
 
 export type BundleResult = { code: string } | { error: string };
 
@@ -89,8 +101,55 @@ function normalise(path: string): string | null {
 }
 
 export async function bundleModule(esbuild: Esbuild, source: PreviewSource, entry: string): Promise<BundleResult> {
-  const isFile = async (p: string) => (await source.stat(p).catch(() => null))?.type === "file";
-  const readText = async (p: string) => new TextDecoder().decode(await source.readFile(p));
+  try {
+    if (!esbuild.context) return output(await esbuild.build(buildOptions(entry, workspacePlugin({ source }, entry))));
+    let kept = contexts.get(esbuild);
+    if (!kept) contexts.set(esbuild, (kept = new Map()));
+    let ready = kept.get(entry);
+    kept.delete(entry); // re-inserted last: the map's order is the use order
+    if (!ready) {
+      const reads = { source };
+      ready = esbuild.context(buildOptions(entry, workspacePlugin(reads, entry))).then((ctx) => ({ ctx, reads }));
+      ready.catch(() => kept!.delete(entry));
+    }
+    kept.set(entry, ready);
+    for (const [old, p] of kept) {
+      if (kept.size <= KEPT_CONTEXTS) break;
+      kept.delete(old);
+      void p.then((k) => k.ctx.dispose()).catch(() => undefined);
+    }
+    const { ctx, reads } = await ready;
+    reads.source = source; // the workspace view may have changed since (the agent's, the user's)
+    return output(await ctx.rebuild());
+  } catch (e) {
+    const errors = (e as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
+    const text = errors?.length ? errors.map((x) => `${x.location ? `${x.location.file.replace(/^ws:/, "")}:${x.location.line}: ` : ""}${x.text}`).join("\n") : (e as Error).message;
+    return { error: text };
+  }
+}
+
+function output(result: BuildResult): BundleResult {
+  return { code: result.outputFiles?.[0]?.text ?? "" };
+}
+
+function buildOptions(entry: string, plugin: unknown): Record<string, unknown> {
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: "esm",
+    target: "es2022",
+    jsx: "automatic",
+    define: { "process.env.NODE_ENV": '"development"', global: "globalThis" },
+    logLevel: "silent",
+    plugins: [plugin],
+  };
+}
+
+/** Resolution and loading from the workspace, read through `reads.source` (swappable between builds). */
+function workspacePlugin(reads: { source: PreviewSource }, entry: string) {
+  const isFile = async (p: string) => (await reads.source.stat(p).catch(() => null))?.type === "file";
+  const readText = async (p: string) => new TextDecoder().decode(await reads.source.readFile(p));
 
   const asFile = async (p: string): Promise<string | undefined> => {
     if (await isFile(p)) return p;
@@ -157,28 +216,11 @@ export async function bundleModule(esbuild: Esbuild, source: PreviewSource, entr
           return { contents: `const s = document.createElement("style");\ns.dataset.file = ${JSON.stringify(args.path)};\ns.textContent = ${JSON.stringify(css)};\ndocument.head.appendChild(s);\n`, loader: "js", resolveDir };
         }
         const loader = ({ ts: "ts", mts: "ts", cts: "ts", tsx: "tsx", jsx: "jsx", json: "json", js: "js", mjs: "js", cjs: "js" } as Record<string, string>)[ext];
-        if (loader) return { contents: await source.readFile(args.path), loader, resolveDir };
-        return { contents: await source.readFile(args.path), loader: "dataurl", resolveDir };
+        if (loader) return { contents: await reads.source.readFile(args.path), loader, resolveDir };
+        return { contents: await reads.source.readFile(args.path), loader: "dataurl", resolveDir };
       });
     },
   };
 
-  try {
-    const result = await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      format: "esm",
-      target: "es2022",
-      jsx: "automatic",
-      define: { "process.env.NODE_ENV": '"development"', global: "globalThis" },
-      logLevel: "silent",
-      plugins: [plugin],
-    });
-    return { code: result.outputFiles?.[0]?.text ?? "" };
-  } catch (e) {
-    const errors = (e as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
-    const text = errors?.length ? errors.map((x) => `${x.location ? `${x.location.file.replace(/^ws:/, "")}:${x.location.line}: ` : ""}${x.text}`).join("\n") : (e as Error).message;
-    return { error: text };
-  }
+  return plugin;
 }

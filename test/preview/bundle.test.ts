@@ -61,6 +61,26 @@ describe("preview bundles", () => {
     expect(mod.reactVersion).toBe(JSON.parse(fs.readFileSync("node_modules/react/package.json", "utf8")).version);
   });
 
+  it("a rebuild (kept context) sees every change: an edited module, a new import, another workspace with the same entry name", async () => {
+    const ws = workspace({ "src/word.ts": "export const word = 'first';\n", "src/main.tsx": 'import { word } from "./word";\nexport const el = <i>{word}</i>;\n' });
+    const code = async (w: { wsfs: typeof ws.wsfs }) => {
+      const r = await bundleModule(esbuild, w.wsfs, "src/main.tsx");
+      if (!("code" in r)) throw new Error(r.error);
+      return r.code;
+    };
+    expect(await code(ws)).toContain('"first"');
+    fs.writeFileSync(path.join(ws.dir, "src/word.ts"), "export const word = 'second';\n");
+    const second = await code(ws);
+    expect(second).toContain('"second"');
+    expect(second).not.toContain('"first"');
+    fs.writeFileSync(path.join(ws.dir, "src/extra.ts"), "export const extra = 'added';\n");
+    fs.writeFileSync(path.join(ws.dir, "src/main.tsx"), 'import { word } from "./word";\nimport { extra } from "./extra";\nexport const el = <i>{word}{extra}</i>;\n');
+    expect(await code(ws)).toContain('"added"');
+    const other = workspace({ "src/word.ts": "export const word = 'elsewhere';\n", "src/main.tsx": 'import { word } from "./word";\nexport const el = <i>{word}</i>;\n' });
+    expect(await code(other)).toContain('"elsewhere"');
+    expect(await code(ws)).toContain('"second"');
+  });
+
   it("adds imported CSS as a style element, and turns an imported image into a data: URL", async () => {
     const ws = workspace({ "app.jsx": 'import "./app.css";\nimport logo from "./logo.svg";\nexport const src = logo;\nexport default () => <img src={logo} />;\n', "app.css": "body { color: rebeccapurple; }\n", "logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>" });
     const r = await bundleModule(esbuild, ws.wsfs, "app.jsx");
