@@ -138,7 +138,7 @@ test("a 10,000-file repository: the tree keeps a bounded number of rows in the p
     await page.waitForFunction(() => {
       const start = performance.getEntriesByName("tabula:status-walk-start").at(-1)?.startTime ?? 0;
       const end = performance.getEntriesByName("tabula:status-walk-end").at(-1)?.startTime ?? 0;
-      return start > end && start; // a walk of the whole tree has begun and not ended
+      return start > end ? start : 0; // a walk of the whole tree has begun and not ended (its start)
     })
   ).jsonValue();
   await editor.locator(".view-lines").click();
